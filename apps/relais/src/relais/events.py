@@ -1,0 +1,73 @@
+"""Typed events an agent turn produces, shared by the agent service, its HTTP client and the UI.
+
+The SSE wire format (`message`, `tool_call`, `interrupt`, `error`, `done`) is only a boundary
+encoding of these; inside Relais code passes these dataclasses around.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Union
+
+
+@dataclass(frozen=True)
+class TextChunk:
+    """A piece of the answer text, to append to the current message."""
+
+    text: str
+
+
+@dataclass(frozen=True)
+class ToolCallEvent:
+    """The agent called a tool; `message` is a short human-readable label, e.g. `workout_plan(goal=muscle)`."""
+
+    message: str
+    name: str | None = None
+
+
+@dataclass(frozen=True)
+class InterruptEvent:
+    """The agent paused and waits for the user (LangGraph `interrupt()` payload)."""
+
+    prompt: str
+    choices: list[str] = field(default_factory=list)
+    kind: str = "constraints"
+    payload: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class ErrorEvent:
+    """Something failed; `message` is safe to show to the user (no secrets, no stack)."""
+
+    message: str
+    code: str = "error"
+
+
+@dataclass(frozen=True)
+class DoneEvent:
+    """End of the turn."""
+
+
+@dataclass(frozen=True)
+class ModeEvent:
+    """The orchestrator decided the thread's mode for this turn (NORMAL or ALTER)."""
+
+    mode: str
+
+
+@dataclass(frozen=True)
+class SourcesEvent:
+    """The knowledge-base passages an answer used."""
+
+    sources: list[dict[str, Any]]
+
+
+@dataclass(frozen=True)
+class EngineEvent:
+    """Which engine answered (shown discreetly)."""
+
+    engine: str
+
+
+AgentEvent = Union[TextChunk, ToolCallEvent, InterruptEvent, ErrorEvent, DoneEvent]
+ChatEvent = Union[AgentEvent, ModeEvent, SourcesEvent, EngineEvent]

@@ -1,0 +1,148 @@
+"""All of Relais's configuration in one typed place, read from the environment and `.env`.
+
+Defaults run offline with no API key; every variable is listed in `.env.example`.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+from typing import Literal
+
+from pydantic import Field, SecretStr, field_validator
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+
+class Settings(BaseSettings):
+    """Relais settings. Field names map to upper-case environment variables."""
+
+    model_config = SettingsConfigDict(
+        env_file=".env", env_file_encoding="utf-8", extra="ignore", populate_by_name=True
+    )
+
+    # --- local state and content -------------------------------------------------------
+    relais_data_dir: Path = Field(Path(".relais"), description="All local state lives here.")
+    relais_kb_dir: Path = Field(Path("data/knowledge"), description="Knowledge base folder.")
+    relais_intents_file: Path = Field(
+        Path("data/intents/examples.yaml"), description="Few-shot NORMAL/ALTER examples."
+    )
+    relais_log_level: str = "INFO"
+
+    # --- models -------------------------------------------------------------------------
+    mistral_api_key: SecretStr | None = None
+    mistral_model: str = "mistral-small-latest"
+    relais_model: str | None = Field(None, description="Any init_chat_model id: provider:model.")
+    relais_temperature: float = 0.0
+    llm_timeout_s: float = 60.0
+    llm_max_retries: int = 3
+    relais_embedding_model: Literal["minilm", "use-multilingual"] = "minilm"
+
+    # --- knowledge base -------------------------------------------------------------------
+    chroma_host: str | None = None
+    chroma_port: int = 8000
+    relais_collection: str = "relais_kb"
+    retrieval_mode: Literal["hybrid", "dense", "bm25"] = "hybrid"
+    retrieval_top_k: int = 5
+    retrieval_min_score: float = 0.25
+    chunk_size: int = 900
+    chunk_overlap: int = 150
+    max_file_mb: float = 10.0
+    max_question_chars: int = 4000
+
+    # --- orchestrator ---------------------------------------------------------------------
+    enable_orchestrator: bool = False
+    external_agent_url: str = "http://127.0.0.1:8081"
+    external_agent_token: SecretStr | None = None
+    external_agent_connect_timeout_s: float = 5.0
+    external_agent_read_timeout_s: float = 60.0
+    intent_detection_prompt: str | None = None
+    intent_threshold: float = 0.0
+
+    # --- persistence ----------------------------------------------------------------------
+    database_url: str | None = Field(None, description="Chainlit data layer; default SQLite.")
+    checkpoint_url: str | None = Field(None, description="LangGraph checkpointer; default SQLite.")
+
+    # --- app and auth ---------------------------------------------------------------------
+    app_host: str = "127.0.0.1"
+    app_port: int = 8000
+    chainlit_auth_secret: SecretStr | None = None
+    relais_users: SecretStr = Field(
+        SecretStr("demo:relais"), description="Comma-separated user:password pairs."
+    )
+
+    # --- agent service --------------------------------------------------------------------
+    agent_host: str = "127.0.0.1"
+    agent_port: int = 8081
+    agent_allowed_origins: str = ""
+    agent_max_message_chars: int = 20000
+    agent_rate_limit_per_minute: int = 120
+    coach_interrupt_ttl_s: int = 86400
+
+    @field_validator("mistral_api_key", "external_agent_token", "chainlit_auth_secret", mode="before")
+    @classmethod
+    def _blank_is_none(cls, value: object) -> object:
+        return None if isinstance(value, str) and not value.strip() else value
+
+    @field_validator("relais_model", "chroma_host", "database_url", "checkpoint_url", mode="before")
+    @classmethod
+    def _blank_str_is_none(cls, value: object) -> object:
+        return None if isinstance(value, str) and not value.strip() else value
+
+    # --- derived paths --------------------------------------------------------------------
+    @property
+    def data_dir(self) -> Path:
+        return self.relais_data_dir.expanduser().resolve()
+
+    @property
+    def chroma_dir(self) -> Path:
+        return self.data_dir / "chroma"
+
+    @property
+    def lexical_dir(self) -> Path:
+        return self.data_dir / "lexical"
+
+    @property
+    def chainlit_db_url(self) -> str:
+        """SQLAlchemy URL of the Chainlit data layer (async driver)."""
+        if self.database_url:
+            url = self.database_url
+            if url.startswith("postgresql://") or url.startswith("postgres://"):
+                url = "postgresql+asyncpg://" + url.split("://", 1)[1]
+            return url
+        return f"sqlite+aiosqlite:///{self.data_dir / 'chainlit.db'}"
+
+    @property
+    def checkpoint_target(self) -> str:
+        """LangGraph checkpoint location: a Postgres URL or a SQLite file path."""
+        url = self.checkpoint_url or self.database_url
+        if url and url.startswith(("postgresql", "postgres")):
+            return url.replace("postgresql+asyncpg://", "postgresql://")
+        if self.checkpoint_url:
+            return self.checkpoint_url
+        return str(self.data_dir / "checkpoints.db")
+
+    @property
+    def users(self) -> dict[str, str]:
+        pairs: dict[str, str] = {}
+        for item in self.relais_users.get_secret_value().split(","):
+            if ":" in item:
+                user, password = item.split(":", 1)
+                if user.strip():
+                    pairs[user.strip()] = password
+        return pairs
+
+    def secret_values(self) -> list[str]:
+        """Every configured secret, so logs and receipts can be scrubbed of them."""
+        values = [
+            s.get_secret_value()
+            for s in (self.mistral_api_key, self.external_agent_token, self.chainlit_auth_secret)
+            if s is not None
+        ]
+        values += [p for p in self.users.values() if len(p) >= 4]
+        return [v for v in values if v]
+
+
+@lru_cache(maxsize=1)
+def get_settings() -> Settings:
+    """The process-wide settings (cached; tests call `get_settings.cache_clear()`)."""
+    return Settings()

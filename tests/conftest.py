@@ -1,0 +1,50 @@
+"""Shared fixtures: isolated settings and data dir per test, free ports, no network."""
+
+from __future__ import annotations
+
+import os
+import socket
+from pathlib import Path
+from typing import Iterator
+
+import pytest
+
+os.environ.setdefault("HF_HUB_OFFLINE", "1")
+os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+os.environ.setdefault("ANONYMIZED_TELEMETRY", "False")
+
+REPO_ROOT = Path(__file__).resolve().parents[1]
+
+# Keys that could switch the suite to a real model or a shared server.
+_ISOLATED_ENV = (
+    "MISTRAL_API_KEY", "RELAIS_MODEL", "DATABASE_URL", "CHECKPOINT_URL", "CHROMA_HOST",
+    "EXTERNAL_AGENT_URL", "EXTERNAL_AGENT_TOKEN", "CHAINLIT_AUTH_SECRET", "ENABLE_ORCHESTRATOR",
+)
+
+
+@pytest.fixture(autouse=True)
+def isolated_settings(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
+    """Every test gets its own RELAIS_DATA_DIR and no .env from the developer's checkout."""
+    from relais.settings import get_settings
+
+    for key in _ISOLATED_ENV:
+        monkeypatch.delenv(key, raising=False)
+    data_dir = tmp_path / "relais-data"
+    monkeypatch.setenv("RELAIS_DATA_DIR", str(data_dir))
+    monkeypatch.setenv("RELAIS_KB_DIR", str(REPO_ROOT / "data" / "knowledge"))
+    monkeypatch.setenv("RELAIS_INTENTS_FILE", str(REPO_ROOT / "data" / "intents" / "examples.yaml"))
+    monkeypatch.chdir(tmp_path)  # no stray .env is read
+    get_settings.cache_clear()
+    yield data_dir
+    get_settings.cache_clear()
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+@pytest.fixture
+def port() -> int:
+    return free_port()
