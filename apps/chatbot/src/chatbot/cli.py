@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import typer
 
+from chatbot.commands import ask_command, classify_command, eval_intent_command, run_command
 from coach.cli import agent_app, coach_app, eval_router_command
 from debate.cli import debate_command
 from handoff_audit.cli import audit_app
@@ -19,6 +20,9 @@ app = typer.Typer(
 eval_app = typer.Typer(help="Measure quality: retrieval, intent classification, coach routing.", no_args_is_help=True)
 
 app.command("ingest")(ingest_command)
+app.command("ask")(ask_command)
+app.command("classify")(classify_command)
+app.command("run")(run_command)
 app.command("debate")(debate_command)
 app.command("kb-update")(kb_update_command)
 app.add_typer(coach_app, name="coach")
@@ -27,6 +31,7 @@ app.add_typer(audit_app, name="audit")
 app.add_typer(eval_app, name="eval")
 eval_app.command("retrieval")(eval_retrieval_command)
 eval_app.command("router")(eval_router_command)
+eval_app.command("intent")(eval_intent_command)
 
 
 if __name__ == "__main__":  # pragma: no cover

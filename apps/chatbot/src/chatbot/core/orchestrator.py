@@ -1,0 +1,249 @@
+"""One turn of the assistant: mode → (classify → answer from the KB) or forward to the agent.
+
+Yields typed events (`relais.events`); the Chainlit app and the CLI render them. The seed's
+string markers (`__MODE__:ALTER`, `__STEP__:tool:...`) are not used inside Relais: they
+survive only in `forward_to_external_agent`, the seed's public wire-level helper.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass, field
+from typing import Any, AsyncIterator, Sequence
+
+from langchain_core.language_models import BaseChatModel
+from langchain_core.messages import HumanMessage, SystemMessage
+
+from chatbot.core import i18n
+from chatbot.core.intent_classifier import IntentType, classify_intent_and_answer, history_messages
+from chatbot.core.offline_intent import format_few_shots, get_offline_classifier, load_examples
+from chatbot.core.prompts import BASE_SYSTEM_PROMPT, format_context, get_enhanced_system_prompt
+from chatbot.persistence import ALTER, NORMAL
+from relais.events import (
+    ChatEvent,
+    DoneEvent,
+    EngineEvent,
+    ErrorEvent,
+    ModeEvent,
+    SourcesEvent,
+    TextChunk,
+)
+from relais.models import chat_model, engine_info
+from relais.settings import Settings, get_settings
+
+logger = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class PreparedQuestion:
+    """The question as it will be processed, and a notice for the user when it was changed."""
+
+    text: str
+    notice: str | None = None
+
+
+def prepare_question(raw: str, language: str, settings: Settings | None = None) -> PreparedQuestion:
+    """Strip; an empty question is rejected; an over-long one is truncated with a notice."""
+    settings = settings or get_settings()
+    text = (raw or "").strip()
+    if not text:
+        return PreparedQuestion("", i18n.translate("ui.empty_question", language))
+    limit = settings.max_question_chars
+    if len(text) > limit:
+        return PreparedQuestion(text[:limit], i18n.translate("ui.truncated_question", language, limit=limit))
+    return PreparedQuestion(text)
+
+
+def hit_to_source(hit: Any) -> dict[str, Any]:
+    return {
+        "source": hit.source,
+        "title": hit.title,
+        "section": getattr(hit, "section", ""),
+        "score": round(float(hit.score), 4),
+        "excerpt": hit.text,
+    }
+
+
+def _chunk_words(text: str, size: int = 3) -> list[str]:
+    words = text.split(" ")
+    return [" ".join(words[i : i + size]) + (" " if i + size < len(words) else "") for i in range(0, len(words), size)]
+
+
+@dataclass
+class Orchestrator:
+    """Everything a turn needs, built once per process and shared by all sessions."""
+
+    settings: Settings = field(default_factory=get_settings)
+    model: BaseChatModel | None = None
+    knowledge_base: Any = None
+    agent_client: Any = None
+    model_resolved: bool = False
+
+    def __post_init__(self) -> None:
+        if not self.model_resolved and self.model is None:
+            self.model = chat_model(self.settings)
+        self.model_resolved = True
+
+    # lazily built collaborators (heavy imports stay out of `relais --help`)
+    def kb(self) -> Any:
+        if self.knowledge_base is None:
+            from knowledge.retrieval import get_knowledge_base
+
+            self.knowledge_base = get_knowledge_base(self.settings)
+        return self.knowledge_base
+
+    def agent(self) -> Any:
+        if self.agent_client is None:
+            from chatbot.core.external_agent import get_client
+
+            self.agent_client = get_client()
+        return self.agent_client
+
+    @property
+    def engine_label(self) -> str:
+        return engine_info(self.settings).label if self.model is None else _model_label(self.model, self.settings)
+
+    # --- the turn ------------------------------------------------------------------------
+    async def process_question(
+        self,
+        question: str,
+        session_mode: str | None,
+        *,
+        user_id: str = "chainlit_user",
+        conversation_history: Sequence[dict[str, str]] | None = None,
+        thread_id: str | None = None,
+        language: str = "en",
+    ) -> AsyncIterator[ChatEvent]:
+        """The seed's flow: ALTER threads go straight to the agent; others are classified."""
+        history = list(conversation_history or [])
+        if self.settings.enable_orchestrator and session_mode == ALTER:
+            async for event in self.forward(question, user_id, history, thread_id, language):
+                yield event
+            return
+
+        hits = await self._retrieve(question)
+        if hits is None:
+            yield ErrorEvent(i18n.translate("ui.kb_missing", language), code="kb_missing")
+            yield DoneEvent()
+            return
+
+        if not self.settings.enable_orchestrator:
+            yield EngineEvent(self.engine_label)
+            async for event in self._answer(question, hits, history, language):
+                yield event
+            return
+
+        intent, answer = await self._classify(question, hits, history)
+        yield ModeEvent(intent.value)
+        if intent is IntentType.ALTER:
+            async for event in self.forward(question, user_id, history, thread_id, language):
+                yield event
+            return
+        yield EngineEvent(self.engine_label)
+        if answer is None:  # offline: the classifier did not answer
+            async for event in self._answer(question, hits, history, language):
+                yield event
+            return
+        async for event in self._stream_answer(answer, hits, language):
+            yield event
+
+    async def forward(
+        self,
+        question: str,
+        user_id: str,
+        history: list[dict[str, str]],
+        thread_id: str | None,
+        language: str,
+    ) -> AsyncIterator[ChatEvent]:
+        async for event in self.agent().stream(question, user_id, history, thread_id=thread_id, language=language):
+            yield event
+            if isinstance(event, DoneEvent):
+                return
+        yield DoneEvent()
+
+    # --- steps ---------------------------------------------------------------------------
+    async def _retrieve(self, question: str) -> list[Any] | None:
+        import asyncio
+
+        kb = self.kb()
+        if await asyncio.to_thread(kb.is_empty):
+            return None
+        return await asyncio.to_thread(kb.search, question)
+
+    async def _classify(self, question: str, hits: list[Any], history: list[dict[str, str]]):
+        import asyncio
+
+        if self.model is None:
+            classifier = await asyncio.to_thread(get_offline_classifier, self.settings)
+            result = await asyncio.to_thread(classifier.classify, question)
+            return result.intent, None
+        examples = load_examples(self.settings.relais_intents_file)
+        context = format_context([(h.title, h.text) for h in hits])
+        return await classify_intent_and_answer(self.model, question, context, format_few_shots(examples), history)
+
+    async def _answer(
+        self, question: str, hits: list[Any], history: list[dict[str, str]], language: str
+    ) -> AsyncIterator[ChatEvent]:
+        """Pure RAG answer (no classification): the model with the context, or extractive."""
+        if self.model is None:
+            import asyncio
+
+            from knowledge.extractive import extractive_answer
+
+            result = await asyncio.to_thread(extractive_answer, question, hits)
+            for piece in _chunk_words(result.text):
+                yield TextChunk(piece)
+            if result.found:
+                yield SourcesEvent([hit_to_source(h) for h in result.sources])
+            yield DoneEvent()
+            return
+        system = get_enhanced_system_prompt(BASE_SYSTEM_PROMPT, self.settings)
+        system += "\n\nContext:\n" + format_context([(h.title, h.text) for h in hits])
+        messages = [SystemMessage(content=system), *history_messages(history), HumanMessage(content=question)]
+
+        async def stream():
+            async for chunk in self.model.astream(messages):  # type: ignore[union-attr]
+                if chunk.content:
+                    yield str(chunk.content)
+
+        async for event in self._stream_answer(stream(), hits, language):
+            yield event
+
+    async def _stream_answer(self, answer: AsyncIterator[str], hits: list[Any], language: str) -> AsyncIterator[ChatEvent]:
+        try:
+            async for text in answer:
+                yield TextChunk(text)
+        except Exception as exc:  # provider error mid-answer: say so, keep what streamed
+            logger.warning("model failed while answering: %s", type(exc).__name__)
+            yield ErrorEvent(i18n.translate("ui.model_error", language), code="model_error")
+            yield DoneEvent()
+            return
+        if hits:
+            yield SourcesEvent([hit_to_source(h) for h in hits])
+        yield DoneEvent()
+
+
+def _model_label(model: BaseChatModel, settings: Settings) -> str:
+    name = getattr(model, "model", None) or getattr(model, "model_name", None) or type(model).__name__
+    info = engine_info(settings)
+    return f"{info.kind}:{name}" if info.kind != "offline" else str(name)
+
+
+_default: Orchestrator | None = None
+
+
+def get_orchestrator() -> Orchestrator:
+    """The process-wide orchestrator (models, clients and indexes are created once)."""
+    global _default
+    if _default is None:
+        _default = Orchestrator()
+    return _default
+
+
+async def process_question(question: str, session_mode: str | None, **kwargs: Any) -> AsyncIterator[ChatEvent]:
+    """The seed's entry point, on the process-wide orchestrator."""
+    async for event in get_orchestrator().process_question(question, session_mode, **kwargs):
+        yield event
+
+
+__all__ = ["ALTER", "NORMAL", "Orchestrator", "PreparedQuestion", "get_orchestrator", "prepare_question", "process_question"]

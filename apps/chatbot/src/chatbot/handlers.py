@@ -1,0 +1,128 @@
+"""What the Chainlit handlers do: auth, profiles, starters, and dispatch to the chat profile."""
+
+from __future__ import annotations
+
+import importlib
+import logging
+from typing import Any
+
+import chainlit as cl
+
+from chatbot.auth import check_password, ensure_auth_secret
+from relais.logging import configure_logging
+from relais.settings import get_settings
+
+logger = logging.getLogger(__name__)
+
+ASSISTANT = "Assistant"
+PROFILES: dict[str, tuple[str, str, str]] = {
+    # name: (module, English description, French description)
+    ASSISTANT: (
+        "chatbot.profiles.assistant",
+        "Answers from the help center; hands actions (plans, bookings) to the coach.",
+        "Répond depuis le centre d'aide ; confie les actions (plans, réservations) au coach.",
+    ),
+    "Coach": (
+        "chatbot.profiles.coach",
+        "The workout & nutrition coach, in-process, with its constraint prompts.",
+        "Le coach entraînement & nutrition, avec ses questions de contraintes.",
+    ),
+    "Debate": (
+        "chatbot.profiles.debate",
+        "Pros/Cons debate on a motion (needs a generative model).",
+        "Débat Pour/Contre sur une motion (nécessite un modèle génératif).",
+    ),
+    "Knowledge update": (
+        "chatbot.profiles.kb_update",
+        "Change a fact across the knowledge base, reviewed before publishing.",
+        "Modifier un fait dans toute la base de connaissances, relu avant publication.",
+    ),
+}
+
+STARTERS = {
+    "en": [
+        ("Pricing", "How much does the premium plan cost?"),
+        ("Freeze", "Can I freeze my membership?"),
+        ("Workout plan", "Build muscle, lose fat — suggest a workout plan"),
+        ("Privacy", "How is my health data protected?"),
+    ],
+    "fr": [
+        ("Tarifs", "Combien coûte l'abonnement de base ?"),
+        ("Suspension", "Puis-je suspendre mon abonnement ?"),
+        ("Programme", "Je veux prendre du muscle : propose-moi un programme"),
+        ("Données", "Comment mes données de santé sont-elles protégées ?"),
+    ],
+}
+
+
+def startup() -> None:
+    """Process start: logging with secret scrubbing, the auth secret, the data layer schema."""
+    settings = get_settings()
+    configure_logging(settings.relais_log_level, settings.secret_values())
+    ensure_auth_secret(settings)
+
+
+_layer: Any = None
+
+
+def data_layer() -> Any:
+    """The Chainlit data layer (SQLite by default, Postgres with DATABASE_URL), schema ensured."""
+    global _layer
+    if _layer is None:
+        from chatbot.persistence import create_data_layer_sync
+
+        _layer = create_data_layer_sync(get_settings())
+    return _layer
+
+
+def authenticate(username: str, password: str) -> cl.User | None:
+    if check_password(username, password):
+        return cl.User(identifier=username, metadata={"provider": "password"})
+    return None
+
+
+def _lang(language: str | None) -> str:
+    return "fr" if (language or "").lower().startswith("fr") else "en"
+
+
+def chat_profiles(language: str | None) -> list[cl.ChatProfile]:
+    lang = _lang(language)
+    return [
+        cl.ChatProfile(name=name, markdown_description=desc_fr if lang == "fr" else desc_en, default=name == ASSISTANT)
+        for name, (_, desc_en, desc_fr) in PROFILES.items()
+    ]
+
+
+def starters(language: str | None) -> list[cl.Starter]:
+    return [cl.Starter(label=label, message=text) for label, text in STARTERS[_lang(language)]]
+
+
+def _profile_module() -> Any:
+    name = cl.user_session.get("chat_profile") or ASSISTANT
+    module_name = PROFILES.get(name, PROFILES[ASSISTANT])[0]
+    return importlib.import_module(module_name)
+
+
+async def on_chat_start() -> None:
+    await _profile_module().on_chat_start()
+
+
+async def on_chat_resume(thread: dict[str, Any]) -> None:
+    module = _profile_module()
+    resume = getattr(module, "on_chat_resume", None)
+    if resume is not None:
+        await resume(thread)
+
+
+async def on_message(message: cl.Message) -> None:
+    await _profile_module().on_message(message)
+
+
+async def on_choice(action: cl.Action) -> None:
+    """A quick-choice button under an agent prompt: sent as if the user typed it."""
+    module = _profile_module()
+    handler = getattr(module, "on_choice", None)
+    value = str(action.payload.get("value", action.label))
+    await action.remove()
+    if handler is not None:
+        await handler(value)

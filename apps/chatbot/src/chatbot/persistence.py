@@ -1,0 +1,178 @@
+"""Chainlit persistence: the SQLAlchemy data layer on SQLite (default) or Postgres, and the
+thread's orchestrator mode stored in its metadata.
+
+Chainlit ships no schema for its SQLAlchemy layer, so the DDL lives here (Postgres types from
+Chainlit's docs; TEXT stand-ins on SQLite). The schema is created on first start.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from typing import Any
+
+from chainlit.data.sql_alchemy import SQLAlchemyDataLayer
+from sqlalchemy import text
+from sqlalchemy.ext.asyncio import AsyncEngine
+
+from relais.settings import Settings
+
+logger = logging.getLogger(__name__)
+
+NORMAL = "NORMAL"
+ALTER = "ALTER"
+MODE_KEY = "mode"
+
+_POSTGRES_DDL = """
+CREATE TABLE IF NOT EXISTS users (
+    "id" UUID PRIMARY KEY, "identifier" TEXT NOT NULL UNIQUE, "metadata" JSONB NOT NULL,
+    "createdAt" TEXT);
+CREATE TABLE IF NOT EXISTS threads (
+    "id" UUID PRIMARY KEY, "createdAt" TEXT, "name" TEXT, "userId" UUID, "userIdentifier" TEXT,
+    "tags" TEXT[], "metadata" JSONB,
+    FOREIGN KEY ("userId") REFERENCES users("id") ON DELETE CASCADE);
+CREATE TABLE IF NOT EXISTS steps (
+    "id" UUID PRIMARY KEY, "name" TEXT NOT NULL, "type" TEXT NOT NULL, "threadId" UUID NOT NULL,
+    "parentId" UUID, "streaming" BOOLEAN NOT NULL, "waitForAnswer" BOOLEAN, "isError" BOOLEAN,
+    "metadata" JSONB, "tags" TEXT[], "input" TEXT, "output" TEXT, "createdAt" TEXT,
+    "command" TEXT, "start" TEXT, "end" TEXT, "generation" JSONB, "showInput" TEXT,
+    "language" TEXT, "indent" INT, "defaultOpen" BOOLEAN, "autoCollapse" BOOLEAN, "modes" JSONB,
+    FOREIGN KEY ("threadId") REFERENCES threads("id") ON DELETE CASCADE);
+CREATE TABLE IF NOT EXISTS elements (
+    "id" UUID PRIMARY KEY, "threadId" UUID, "type" TEXT, "url" TEXT, "chainlitKey" TEXT,
+    "name" TEXT NOT NULL, "display" TEXT, "objectKey" TEXT, "size" TEXT, "page" INT,
+    "language" TEXT, "forId" UUID, "mime" TEXT, "props" JSONB, "autoPlay" BOOLEAN,
+    "playerConfig" JSONB,
+    FOREIGN KEY ("threadId") REFERENCES threads("id") ON DELETE CASCADE);
+CREATE TABLE IF NOT EXISTS feedbacks (
+    "id" UUID PRIMARY KEY, "forId" UUID NOT NULL, "threadId" UUID NOT NULL, "value" INT NOT NULL,
+    "comment" TEXT,
+    FOREIGN KEY ("threadId") REFERENCES threads("id") ON DELETE CASCADE);
+"""
+
+
+def _sqlite_ddl() -> str:
+    """The Postgres DDL with SQLite-friendly types (UUID/JSONB/arrays stored as TEXT)."""
+    ddl = _POSTGRES_DDL
+    for pg_type in ("UUID", "JSONB", "TEXT[]"):
+        ddl = ddl.replace(f" {pg_type}", " TEXT")
+    return ddl
+
+
+def is_sqlite(url: str) -> bool:
+    return url.startswith("sqlite")
+
+
+class RelaisDataLayer(SQLAlchemyDataLayer):
+    """Chainlit's SQLAlchemy layer, made to work on SQLite too.
+
+    SQLite cannot bind lists or dicts (Chainlit issue #2528: tags from chat profiles); they
+    are JSON-encoded here, and JSON text columns are decoded back on read.
+    """
+
+    async def execute_sql(self, query: str, parameters: dict) -> list[dict[str, Any]] | int | None:
+        if is_sqlite(self._conninfo):
+            parameters = {
+                key: json.dumps(value) if isinstance(value, (list, dict)) else value
+                for key, value in parameters.items()
+            }
+        return await super().execute_sql(query, parameters)
+
+    async def get_all_user_threads(self, user_id: str | None = None, thread_id: str | None = None):  # type: ignore[override]
+        threads = await super().get_all_user_threads(user_id=user_id, thread_id=thread_id)
+        for thread in threads or []:
+            thread["metadata"] = parse_metadata(thread.get("metadata"))
+            tags = thread.get("tags")
+            if isinstance(tags, str):
+                try:
+                    thread["tags"] = json.loads(tags)
+                except json.JSONDecodeError:
+                    thread["tags"] = [tags]
+        return threads
+
+
+def parse_metadata(raw: Any) -> dict[str, Any]:
+    """Thread metadata as a dict, whatever the backend returned (SQLite gives a JSON string)."""
+    if isinstance(raw, dict):
+        return raw
+    if isinstance(raw, str) and raw:
+        try:
+            value = json.loads(raw)
+        except json.JSONDecodeError:
+            return {}
+        return value if isinstance(value, dict) else {}
+    return {}
+
+
+async def ensure_schema(engine: AsyncEngine) -> None:
+    """Create Chainlit's tables if they are missing (idempotent)."""
+    ddl = _sqlite_ddl() if engine.url.get_backend_name() == "sqlite" else _POSTGRES_DDL
+    async with engine.begin() as conn:
+        for statement in filter(None, (s.strip() for s in ddl.split(";"))):
+            await conn.execute(text(statement))
+        if engine.url.get_backend_name() != "sqlite":
+            # Older databases created from Chainlit's docs lack the newest step columns.
+            for column, kind in (("autoCollapse", "BOOLEAN"), ("modes", "JSONB")):
+                await conn.execute(text(f'ALTER TABLE steps ADD COLUMN IF NOT EXISTS "{column}" {kind}'))
+
+
+async def create_data_layer(settings: Settings) -> RelaisDataLayer:
+    """The data layer for `settings`, with its schema in place."""
+    url = settings.chainlit_db_url
+    if is_sqlite(url):
+        settings.data_dir.mkdir(parents=True, exist_ok=True)
+    layer = RelaisDataLayer(conninfo=url)
+    await ensure_schema(layer.engine)
+    return layer
+
+
+# --- the orchestrator's mode, one-way, in the thread's metadata -----------------------------
+def mode_from_metadata(metadata: Any) -> str:
+    return ALTER if parse_metadata(metadata).get(MODE_KEY) == ALTER else NORMAL
+
+
+async def read_thread_mode(layer: SQLAlchemyDataLayer, thread_id: str) -> str:
+    """NORMAL unless the thread was switched to ALTER (it never goes back)."""
+    rows = await layer.execute_sql('SELECT "metadata" FROM threads WHERE "id" = :id', {"id": thread_id})
+    if isinstance(rows, list) and rows:
+        return mode_from_metadata(rows[0].get("metadata"))
+    return NORMAL
+
+
+async def write_alter_mode(layer: SQLAlchemyDataLayer, thread_id: str, user_id: str | None = None) -> None:
+    """Persist ALTER at once (Chainlit only writes the session into metadata at disconnect)."""
+    await layer.update_thread(thread_id, user_id=user_id, metadata={MODE_KEY: ALTER})
+
+
+def create_data_layer_sync(settings: Settings) -> RelaisDataLayer:
+    """For Chainlit's synchronous `@cl.data_layer` hook: the schema is ensured in a worker
+    thread with its own event loop and engine, then the layer is built for Chainlit's loop."""
+    import asyncio
+    import threading
+
+    from sqlalchemy.ext.asyncio import create_async_engine
+
+    url = settings.chainlit_db_url
+    if is_sqlite(url):
+        settings.data_dir.mkdir(parents=True, exist_ok=True)
+    errors: list[BaseException] = []
+
+    async def _create() -> None:
+        engine = create_async_engine(url)
+        try:
+            await ensure_schema(engine)
+        finally:
+            await engine.dispose()
+
+    def _run() -> None:
+        try:
+            asyncio.run(_create())
+        except BaseException as exc:  # re-raised in the caller's thread
+            errors.append(exc)
+
+    worker = threading.Thread(target=_run)
+    worker.start()
+    worker.join()
+    if errors:
+        raise RuntimeError(f"cannot prepare the chat database ({url.split('://')[0]}): {errors[0]}") from errors[0]
+    return RelaisDataLayer(conninfo=url)

@@ -1,0 +1,112 @@
+"""The one adapter from typed agent/chat events to Chainlit messages, steps and prompts.
+
+Used for the orchestrator's turns (RAG answers and the external agent relayed over SSE) and
+for the in-process Coach profile, so a graph event looks the same whichever path it took.
+An interrupt becomes a message with quick-choice buttons; free text works too (the next
+message resumes the agent), so there is no ask-timeout that could leave a thread stuck.
+"""
+
+from __future__ import annotations
+
+from typing import Any, AsyncIterator
+
+import chainlit as cl
+
+from chatbot.core import i18n
+from relais.events import (
+    ChatEvent,
+    DoneEvent,
+    EngineEvent,
+    ErrorEvent,
+    InterruptEvent,
+    ModeEvent,
+    SourcesEvent,
+    TextChunk,
+    ToolCallEvent,
+)
+
+CHOICE_ACTION = "agent_choice"
+
+
+def source_label(index: int, source: dict[str, Any]) -> str:
+    return f"[{index}] {source.get('title') or source.get('source')} ({source.get('source')})"
+
+
+class TurnRenderer:
+    """Renders one turn's events; collects the answer text for the conversation history."""
+
+    def __init__(self, language: str = "en", author: str = "Relais") -> None:
+        self.language = language
+        self.author = author
+        self.message: cl.Message | None = None
+        self.text = ""
+        self.interrupt: InterruptEvent | None = None
+        self.engine: str | None = None
+        self.mode: str | None = None
+        self.errors: list[str] = []
+
+    async def _ensure_message(self) -> cl.Message:
+        if self.message is None:
+            self.message = cl.Message(content="", author=self.author)
+        return self.message
+
+    async def handle(self, event: ChatEvent) -> None:
+        if isinstance(event, TextChunk):
+            message = await self._ensure_message()
+            self.text += event.text
+            await message.stream_token(event.text)
+        elif isinstance(event, ToolCallEvent):
+            async with cl.Step(name=event.name or "tool", type="tool") as step:
+                step.output = event.message
+        elif isinstance(event, SourcesEvent):
+            await self._attach_sources(event.sources)
+        elif isinstance(event, EngineEvent):
+            self.engine = event.engine
+        elif isinstance(event, ModeEvent):
+            self.mode = event.mode
+        elif isinstance(event, InterruptEvent):
+            self.interrupt = event
+        elif isinstance(event, ErrorEvent):
+            self.errors.append(event.message)
+            message = await self._ensure_message()
+            separator = "\n\n" if self.text else ""
+            self.text += separator + event.message
+            await message.stream_token(separator + "⚠️ " + event.message)
+        elif isinstance(event, DoneEvent):
+            pass
+
+    async def _attach_sources(self, sources: list[dict[str, Any]]) -> None:
+        if not sources:
+            return
+        message = await self._ensure_message()
+        labels = []
+        for i, source in enumerate(sources, 1):
+            label = source_label(i, source)
+            labels.append(label)
+            message.elements.append(  # type: ignore[union-attr]
+                cl.Text(name=label, content=f"**{source.get('title')}** — `{source.get('source')}`\n\n{source.get('excerpt', '')}", display="side")
+            )
+        footer = "\n\n" + i18n.translate("ui.sources", self.language) + " " + ", ".join(labels)
+        await message.stream_token(footer)
+
+    async def finish(self) -> None:
+        message = await self._ensure_message()
+        if self.engine:
+            await message.stream_token("\n\n" + "_" + i18n.translate('ui.engine', self.language, engine=self.engine) + "_")
+        if not message.content and not self.interrupt:
+            message.content = i18n.translate("ui.no_answer", self.language)
+        await message.send()
+        if self.interrupt is not None:
+            await send_interrupt_prompt(self.interrupt)
+
+    async def render(self, events: AsyncIterator[ChatEvent]) -> "TurnRenderer":
+        async for event in events:
+            await self.handle(event)
+        await self.finish()
+        return self
+
+
+async def send_interrupt_prompt(event: InterruptEvent) -> None:
+    """The agent's question, with its quick choices as buttons (free text works too)."""
+    actions = [cl.Action(name=CHOICE_ACTION, payload={"value": choice}, label=choice) for choice in event.choices]
+    await cl.Message(content=event.prompt, actions=actions, author="Relais").send()

@@ -1,0 +1,228 @@
+"""The lexical side of hybrid search: BM25 (bm25s) over stemmed, accent-folded tokens.
+
+Each chunk is analysed in its own language (English or French Snowball stemmer from PyStemmer,
+that language's stop words); a query is analysed with the stemmer of every language present in
+the index and the tokens are merged, so a mixed EN/FR knowledge base matches a question in
+either language without having to trust a language guess on a five-word question. Accents are
+folded after stemming, so "resilier" finds "résilier".
+
+The index is derived data: it is rebuilt from the vector store's chunks after each ingest and
+saved under `settings.lexical_dir`, tagged with a fingerprint of the chunk ids it covers.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+import shutil
+import uuid
+from dataclasses import asdict, dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Iterable, Sequence
+
+import numpy as np
+
+from knowledge.language import detect_language, fold_accents
+
+_TOKEN = re.compile(r"[^\W_]+", re.UNICODE)
+_STEMMER_NAMES = {"en": "english", "fr": "french"}
+META_FILE = "relais-lexical.json"
+
+
+@dataclass(frozen=True)
+class LexicalParams:
+    """BM25 and analysis settings (chosen on SciFact train; see the knowledge README section)."""
+
+    k1: float = 1.2
+    b: float = 0.75
+    title_weight: int = 1  # how many times the heading line counts
+    stopwords: str = "plus"  # "plus" (bm25s' longer English list) | "short" | "none"
+    prf_docs: int = 0  # pseudo-relevance feedback (RM3-style); 0 = off
+    prf_terms: int = 10
+    prf_weight: float = 0.5  # weight of the original query vs. the expansion terms
+
+
+@lru_cache(maxsize=None)
+def _stemmer(language: str):  # noqa: ANN202 - PyStemmer has no type stubs
+    import Stemmer
+
+    return Stemmer.Stemmer(_STEMMER_NAMES.get(language, "english"))
+
+
+@lru_cache(maxsize=None)
+def _stopwords(language: str, kind: str) -> frozenset[str]:
+    from bm25s import stopwords as sw
+
+    if kind == "none":
+        return frozenset()
+    if language == "fr":
+        words: Iterable[str] = sw.STOPWORDS_FRENCH
+    else:
+        words = sw.STOPWORDS_EN_PLUS if kind == "plus" else sw.STOPWORDS_EN
+    return frozenset(fold_accents(w) for w in words)
+
+
+def analyse(text: str, language: str, stopwords: str = "plus", extra_stop: frozenset[str] = frozenset()) -> list[str]:
+    """Tokens of `text`: lower-case words minus stop words, stemmed, then accent-folded."""
+    stop = _stopwords(language, stopwords) | extra_stop
+    raw = [w for w in _TOKEN.findall(text.lower()) if fold_accents(w) not in stop]
+    return [fold_accents(s) for s in _stemmer(language).stemWords(raw)]
+
+
+def analyse_query(text: str, languages: Sequence[str], stopwords: str = "plus") -> list[str]:
+    """Query tokens under every index language, merged (first language's order kept)."""
+    languages = sorted(languages or ["en"], key=lambda lang: lang != detect_language(text))
+    stop = frozenset().union(*(_stopwords(lang, stopwords) for lang in languages))
+    tokens = analyse(text, languages[0], stopwords, stop)  # the query's own language, repeats kept
+    known = set(tokens)
+    for lang in languages[1:]:
+        for token in analyse(text, lang, stopwords, stop):
+            if token not in known:
+                known.add(token)
+                tokens.append(token)
+    return tokens
+
+
+def fingerprint(ids: Iterable[str]) -> str:
+    """A stable digest of the chunk ids an index covers (detects a stale lexical index)."""
+    digest = hashlib.sha256()
+    for id_ in sorted(ids):
+        digest.update(id_.encode("utf-8") + b"\0")
+    return digest.hexdigest()
+
+
+class LexicalIndex:
+    """BM25 over chunks; `ids[i]` is the chunk id of row i."""
+
+    def __init__(self, retriever, ids: list[str], languages: list[str], params: LexicalParams,  # noqa: ANN001
+                 fingerprint_: str) -> None:
+        from scipy.sparse import csc_matrix
+
+        self.retriever = retriever
+        self.ids = ids
+        self.languages = languages
+        self.params = params
+        self.fingerprint = fingerprint_
+        scores = retriever.scores
+        shape = (int(scores["num_docs"]), len(scores["indptr"]) - 1)
+        # bm25s stores per-(doc, term) BM25 weights as CSC; keep CSR too for feedback terms.
+        self._matrix = csc_matrix((scores["data"], scores["indices"], scores["indptr"]), shape=shape)
+        self._rows = None
+        self._vocab = retriever.vocab_dict
+
+    @classmethod
+    def build(cls, ids: Sequence[str], texts: Sequence[str], languages: Sequence[str],
+              params: LexicalParams | None = None, headings: Sequence[str] | None = None) -> "LexicalIndex":
+        """Index `texts` (each analysed in its language); `headings` count `title_weight` times."""
+        import bm25s
+
+        params = params or LexicalParams()
+        corpus_tokens: list[list[str]] = []
+        for i, (text, lang) in enumerate(zip(texts, languages)):
+            tokens = analyse(text, lang, params.stopwords)
+            if headings is not None and params.title_weight > 1:
+                tokens += analyse(headings[i], lang, params.stopwords) * (params.title_weight - 1)
+            corpus_tokens.append(tokens or [""])
+        retriever = bm25s.BM25(k1=params.k1, b=params.b, method="lucene")
+        if corpus_tokens:
+            retriever.index(corpus_tokens, show_progress=False)
+        else:
+            retriever.index([[""]], show_progress=False)
+        used = sorted(set(languages)) or ["en"]
+        return cls(retriever, list(ids), used, params, fingerprint(ids))
+
+    # --- scoring ---------------------------------------------------------------------------
+    def _weights(self, tokens: Sequence[str]) -> dict[int, float]:
+        weights: dict[int, float] = {}
+        for token in tokens:
+            tid = self._vocab.get(token)
+            if tid is not None and token:
+                weights[tid] = weights.get(tid, 0.0) + 1.0
+        return weights
+
+    def _score(self, weights: dict[int, float]) -> np.ndarray:
+        if not weights or not self.ids:
+            return np.zeros(len(self.ids), dtype=np.float32)
+        cols = np.fromiter(weights.keys(), dtype=np.int64)
+        vals = np.fromiter(weights.values(), dtype=np.float32)
+        return np.asarray(self._matrix[:, cols] @ vals).ravel()
+
+    def _expand(self, weights: dict[int, float], scores: np.ndarray) -> dict[int, float]:
+        """RM3-style feedback: mix the query with the heaviest terms of the top documents."""
+        p = self.params
+        if p.prf_docs <= 0 or not weights:
+            return weights
+        top = np.argsort(-scores)[: p.prf_docs]
+        top = top[scores[top] > 0]
+        if len(top) == 0:
+            return weights
+        if self._rows is None:
+            self._rows = self._matrix.tocsr()
+        doc_weights = scores[top] / scores[top].sum()
+        rows = self._rows[top]
+        row_sums = np.asarray(rows.sum(axis=1)).ravel()
+        rows = rows.multiply(1.0 / np.maximum(row_sums, 1e-9)[:, None]).tocsr()
+        term_weights = np.asarray(rows.T @ doc_weights).ravel()
+        empty = self._vocab.get("")
+        if empty is not None and empty < len(term_weights):
+            term_weights[empty] = 0.0
+        best = np.argsort(-term_weights)[: p.prf_terms]
+        best = best[term_weights[best] > 0]
+        expansion = {int(t): float(term_weights[t]) for t in best}
+        total_q = sum(weights.values())
+        total_e = sum(expansion.values()) or 1.0
+        mixed = {t: p.prf_weight * w / total_q for t, w in weights.items()}
+        for t, w in expansion.items():
+            mixed[t] = mixed.get(t, 0.0) + (1 - p.prf_weight) * w / total_e
+        return mixed
+
+    def scores(self, query: str) -> np.ndarray:
+        """BM25 score of every row for `query` (with feedback expansion when enabled)."""
+        weights = self._weights(analyse_query(query, self.languages, self.params.stopwords))
+        scores = self._score(weights)
+        if self.params.prf_docs > 0:
+            scores = self._score(self._expand(weights, scores))
+        return scores
+
+    def search(self, query: str, n: int) -> list[tuple[int, float]]:
+        """Top `n` (row, score) with a positive score, best first."""
+        scores = self.scores(query)
+        if n <= 0 or not len(scores):
+            return []
+        n = min(n, len(scores))
+        top = np.argpartition(-scores, n - 1)[:n]
+        top = top[np.argsort(-scores[top], kind="stable")]
+        return [(int(i), float(scores[i])) for i in top if scores[i] > 0]
+
+    # --- persistence -----------------------------------------------------------------------
+    def save(self, directory: Path) -> None:
+        """Write atomically: build in a sibling folder, then swap it in."""
+        directory.parent.mkdir(parents=True, exist_ok=True)
+        tmp = directory.parent / f".{directory.name}.{uuid.uuid4().hex}"
+        self.retriever.save(str(tmp), show_progress=False)
+        meta = {"ids": self.ids, "languages": self.languages, "params": asdict(self.params),
+                "fingerprint": self.fingerprint}
+        (tmp / META_FILE).write_text(json.dumps(meta), encoding="utf-8")
+        old = directory.parent / f".{directory.name}.old.{uuid.uuid4().hex}"
+        if directory.exists():
+            directory.rename(old)
+        tmp.rename(directory)
+        shutil.rmtree(old, ignore_errors=True)
+
+    @classmethod
+    def load(cls, directory: Path) -> "LexicalIndex | None":
+        """The saved index, or None when missing or unreadable (the caller rebuilds it)."""
+        import bm25s
+
+        meta_path = directory / META_FILE
+        if not meta_path.is_file():
+            return None
+        try:
+            meta = json.loads(meta_path.read_text(encoding="utf-8"))
+            retriever = bm25s.BM25.load(str(directory), show_progress=False, verbosity=0)
+            return cls(retriever, meta["ids"], meta["languages"], LexicalParams(**meta["params"]),
+                       meta["fingerprint"])
+        except (OSError, ValueError, KeyError, TypeError):
+            return None

@@ -1,0 +1,138 @@
+"""Turn one file into text + title: Markdown, plain text, PDF (pypdf) and HTML (BeautifulSoup).
+
+Every loader yields Markdown-flavoured text (headings as `#` lines) so one chunker serves all
+formats. Anything unusable raises `LoaderError` with a reason a user can act on.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from knowledge.errors import LoaderError
+
+SUPPORTED_SUFFIXES = (".md", ".markdown", ".txt", ".pdf", ".html", ".htm")
+
+_HEADING = re.compile(r"^(#{1,6})\s+(.+?)\s*#*\s*$", re.MULTILINE)
+
+
+@dataclass(frozen=True)
+class Document:
+    """A loaded file: its text (Markdown headings kept), a title and where it came from."""
+
+    text: str
+    title: str
+    path: Path
+
+
+def is_supported(path: Path) -> bool:
+    return path.suffix.lower() in SUPPORTED_SUFFIXES
+
+
+def _decode(raw: bytes, path: Path) -> str:
+    if b"\x00" in raw[:8192]:
+        raise LoaderError(path, "binary content (NUL bytes), not a text file")
+    if raw.startswith(b"\xef\xbb\xbf"):
+        raw = raw[3:]
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise LoaderError(
+            path, f"not valid UTF-8 (byte {exc.start}); re-save the file as UTF-8"
+        ) from None
+
+
+def _first_heading(text: str) -> str | None:
+    match = _HEADING.search(text)
+    return match.group(2).strip() if match else None
+
+
+def _title_from_stem(path: Path) -> str:
+    return re.sub(r"[-_]+", " ", path.stem).strip().capitalize() or path.name
+
+
+def _load_markdown(path: Path, raw: bytes) -> tuple[str, str | None]:
+    text = _decode(raw, path)
+    if text.startswith("---\n"):  # YAML front matter: keep its title, drop the block
+        end = text.find("\n---", 4)
+        if end != -1:
+            front, text = text[4:end], text[end + 4 :].lstrip("-\n")
+            match = re.search(r"^title:\s*['\"]?(.+?)['\"]?\s*$", front, re.MULTILINE)
+            if match:
+                return text, match.group(1)
+    return text, _first_heading(text)
+
+
+def _load_text(path: Path, raw: bytes) -> tuple[str, str | None]:
+    text = _decode(raw, path)
+    return text, _first_heading(text)
+
+
+def _load_pdf(path: Path, raw: bytes) -> tuple[str, str | None]:
+    import io
+
+    from pypdf import PdfReader
+    from pypdf.errors import PdfReadError
+
+    try:
+        reader = PdfReader(io.BytesIO(raw))
+        if reader.is_encrypted:
+            raise LoaderError(path, "encrypted PDF")
+        pages = [(page.extract_text() or "").strip() for page in reader.pages]
+        title = (reader.metadata.title if reader.metadata else None) or None
+    except LoaderError:
+        raise
+    except (PdfReadError, ValueError, KeyError, TypeError, OSError) as exc:
+        raise LoaderError(path, f"unreadable PDF ({type(exc).__name__}: {exc})") from None
+    return "\n\n".join(p for p in pages if p), (title.strip() if isinstance(title, str) else None)
+
+
+def _load_html(path: Path, raw: bytes) -> tuple[str, str | None]:
+    from bs4 import BeautifulSoup
+
+    soup = BeautifulSoup(_decode(raw, path), "html.parser")
+    title = soup.title.get_text(" ", strip=True) if soup.title else None
+    for tag in soup(["script", "style", "noscript", "nav", "footer", "head", "template"]):
+        tag.decompose()
+    for level in range(1, 7):  # headings become Markdown headings for the chunker
+        for tag in soup.find_all(f"h{level}"):
+            tag.replace_with(f"\n\n{'#' * level} {tag.get_text(' ', strip=True)}\n\n")
+    for tag in soup.find_all(["p", "li", "div", "section", "article", "tr", "br", "pre"]):
+        tag.insert_before("\n\n" if tag.name != "li" else "\n- ")
+        tag.insert_after("\n")
+    text = re.sub(r"[ \t]+", " ", soup.get_text())
+    text = re.sub(r"\n\s*\n\s*(\n\s*)+", "\n\n", text).strip()
+    return text, title or _first_heading(text)
+
+
+_LOADERS = {
+    ".md": _load_markdown,
+    ".markdown": _load_markdown,
+    ".txt": _load_text,
+    ".pdf": _load_pdf,
+    ".html": _load_html,
+    ".htm": _load_html,
+}
+
+
+def load_document(path: Path, max_file_mb: float = 10.0) -> Document:
+    """Load `path` or raise `LoaderError` (unsupported, too large, binary, bad encoding, empty)."""
+    path = Path(path)
+    loader = _LOADERS.get(path.suffix.lower())
+    if loader is None:
+        raise LoaderError(path, f"unsupported file type {path.suffix or '(none)'}; "
+                          f"supported: {', '.join(SUPPORTED_SUFFIXES)}")
+    try:
+        size = path.stat().st_size
+        if size > max_file_mb * 1024 * 1024:
+            raise LoaderError(path, f"too large ({size / 1024 / 1024:.1f} MB > {max_file_mb:g} MB, "
+                              "MAX_FILE_MB)")
+        raw = path.read_bytes()
+    except OSError as exc:
+        raise LoaderError(path, f"cannot read ({exc.strerror or exc})") from None
+    text, title = loader(path, raw)
+    text = text.replace("\r\n", "\n").replace("\r", "\n").strip()
+    if not re.search(r"\w", text):
+        raise LoaderError(path, "empty (no text could be extracted)")
+    return Document(text=text, title=(title or _title_from_stem(path)).strip(), path=path)

@@ -1,0 +1,58 @@
+"""Thread mode persistence on a real SQLite file, across data-layer restarts."""
+
+from __future__ import annotations
+
+import uuid
+
+from chainlit.user import User
+
+from chatbot.persistence import ALTER, NORMAL, create_data_layer, create_data_layer_sync, read_thread_mode, write_alter_mode
+from chatbot.session import history_from_steps, mode_from_thread
+from relais.settings import get_settings
+
+
+async def test_alter_mode_survives_a_restart_and_normal_stays_normal() -> None:
+    settings = get_settings()
+    layer = await create_data_layer(settings)
+    user = await layer.create_user(User(identifier="alice"))
+    alter_thread, normal_thread = str(uuid.uuid4()), str(uuid.uuid4())
+    await layer.update_thread(alter_thread, user_id=user.id, name="coach thread")
+    await layer.update_thread(normal_thread, user_id=user.id, name="faq thread", metadata={"chat_profile": "Assistant"})
+    await write_alter_mode(layer, alter_thread, user.id)
+    await layer.engine.dispose()
+
+    restarted = create_data_layer_sync(settings)  # a new engine on the same SQLite file
+    assert await read_thread_mode(restarted, alter_thread) == ALTER
+    assert await read_thread_mode(restarted, normal_thread) == NORMAL
+    thread = await restarted.get_thread(alter_thread)
+    assert thread is not None and mode_from_thread(thread) == ALTER
+    assert thread["metadata"]["mode"] == ALTER  # decoded to a dict, not a JSON string
+    assert thread["userIdentifier"] == "alice"
+    normal = await restarted.get_thread(normal_thread)
+    assert mode_from_thread(normal) == NORMAL and normal["metadata"]["chat_profile"] == "Assistant"
+    await restarted.engine.dispose()
+
+
+async def test_metadata_merges_and_tags_bind_on_sqlite() -> None:
+    layer = await create_data_layer(get_settings())
+    user = await layer.create_user(User(identifier="bob"))
+    thread_id = str(uuid.uuid4())
+    await layer.update_thread(thread_id, user_id=user.id, metadata={"chat_profile": "Coach"}, tags=["Coach"])
+    await write_alter_mode(layer, thread_id)
+    thread = await layer.get_thread(thread_id)
+    assert thread["metadata"] == {"chat_profile": "Coach", "mode": ALTER}
+    assert thread["tags"] == ["Coach"]
+    await layer.engine.dispose()
+
+
+def test_history_rebuilt_from_steps() -> None:
+    steps = [
+        {"type": "assistant_message", "output": "Hello", "createdAt": "2026-01-01T00:00:02Z"},
+        {"type": "user_message", "output": "Hi", "createdAt": "2026-01-01T00:00:01Z"},
+        {"type": "tool", "output": "workout_plan()", "createdAt": "2026-01-01T00:00:03Z"},
+        {"type": "run", "output": "", "createdAt": "2026-01-01T00:00:04Z"},
+    ]
+    assert history_from_steps(steps) == [
+        {"role": "user", "content": "Hi"},
+        {"role": "assistant", "content": "Hello"},
+    ]
