@@ -24,7 +24,7 @@ INTERRUPT = {
     "kind": "constraints",
 }
 HUGE_EVENT_BYTES = 1_200_000
-SLOW_GAP_S = 0.2
+SLOW_GAP_S = 0.15
 SLOW_CHUNKS = ["one ", "two ", "three ", "four ", "five"]
 HANG_S = 1.5  # longer than the client's read timeout in the tests
 
@@ -215,8 +215,12 @@ BEHAVIOURS: dict[str, Callable[[dict[str, Any]], Awaitable[Response]]] = {
 
 async def assistant(request: Request) -> Response:
     body = await request.json()
-    request.app.state.received.append({"body": body, "headers": dict(request.headers),
-                                       "path": request.url.path})
+    request.app.state.received.append({
+        "body": body,
+        "headers": dict(request.headers),
+        "path": request.url.path,
+        "client_port": request.client.port if request.client else None,
+    })
     name = request.path_params.get("behaviour")
     if name is None:
         words = str(body.get("message", "")).split()

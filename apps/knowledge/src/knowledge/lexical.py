@@ -94,10 +94,10 @@ def fingerprint(ids: Iterable[str]) -> str:
 
 
 class LexicalIndex:
-    """BM25 over chunks; `ids[i]` is the chunk id of row i."""
+    """BM25 over chunks; `ids[i]` is the chunk id of row i, `payloads[i]` optional row data."""
 
     def __init__(self, retriever, ids: list[str], languages: list[str], params: LexicalParams,  # noqa: ANN001
-                 fingerprint_: str) -> None:
+                 fingerprint_: str, payloads: list[dict] | None = None) -> None:
         from scipy.sparse import csc_matrix
 
         self.retriever = retriever
@@ -105,6 +105,7 @@ class LexicalIndex:
         self.languages = languages
         self.params = params
         self.fingerprint = fingerprint_
+        self.payloads = payloads
         scores = retriever.scores
         shape = (int(scores["num_docs"]), len(scores["indptr"]) - 1)
         # bm25s stores per-(doc, term) BM25 weights as CSC; keep CSR too for feedback terms.
@@ -114,7 +115,8 @@ class LexicalIndex:
 
     @classmethod
     def build(cls, ids: Sequence[str], texts: Sequence[str], languages: Sequence[str],
-              params: LexicalParams | None = None, headings: Sequence[str] | None = None) -> "LexicalIndex":
+              params: LexicalParams | None = None, headings: Sequence[str] | None = None,
+              payloads: list[dict] | None = None) -> "LexicalIndex":
         """Index `texts` (each analysed in its language); `headings` count `title_weight` times."""
         import bm25s
 
@@ -131,7 +133,7 @@ class LexicalIndex:
         else:
             retriever.index([[""]], show_progress=False)
         used = sorted(set(languages)) or ["en"]
-        return cls(retriever, list(ids), used, params, fingerprint(ids))
+        return cls(retriever, list(ids), used, params, fingerprint(ids), payloads)
 
     # --- scoring ---------------------------------------------------------------------------
     def _weights(self, tokens: Sequence[str]) -> dict[int, float]:
@@ -203,7 +205,7 @@ class LexicalIndex:
         tmp = directory.parent / f".{directory.name}.{uuid.uuid4().hex}"
         self.retriever.save(str(tmp), show_progress=False)
         meta = {"ids": self.ids, "languages": self.languages, "params": asdict(self.params),
-                "fingerprint": self.fingerprint}
+                "fingerprint": self.fingerprint, "payloads": self.payloads}
         (tmp / META_FILE).write_text(json.dumps(meta), encoding="utf-8")
         old = directory.parent / f".{directory.name}.old.{uuid.uuid4().hex}"
         if directory.exists():
@@ -223,6 +225,6 @@ class LexicalIndex:
             meta = json.loads(meta_path.read_text(encoding="utf-8"))
             retriever = bm25s.BM25.load(str(directory), show_progress=False, verbosity=0)
             return cls(retriever, meta["ids"], meta["languages"], LexicalParams(**meta["params"]),
-                       meta["fingerprint"])
+                       meta["fingerprint"], meta.get("payloads"))
         except (OSError, ValueError, KeyError, TypeError):
             return None

@@ -47,6 +47,7 @@ ACCEPT = "text/event-stream, application/json"
 # streaming guard allows that much on top of the cap, the exact per-event check follows.
 _READ_SLACK_BYTES = 64 * 1024
 _LOG_SNIPPET_BYTES = 512
+_DRAIN_TIMEOUT_S = 0.5
 
 
 def default_retry_policy() -> RetryPolicy:
@@ -253,26 +254,29 @@ class ExternalAgentClient:
             response.status_code, headers=headers, stream=capped, request=response.request
         )
         dropped = 0
-        async for sse in EventSource(guarded).aiter_sse():
-            capped.event_complete()
-            if len(sse.data.encode("utf-8")) > self.max_event_bytes:
-                raise _Failure("too_large", f"{sse.event!r} event over {self.max_event_bytes} B")
-            if sse.event == "done":
-                if dropped:
-                    yield self._error("bad_response", lang, f"{dropped} malformed event(s)")
-                yield DoneEvent()
-                return
-            try:
-                event = _parse_event(sse)
-            except _Malformed as exc:
-                dropped += 1
-                logger.warning("external agent %s: dropped malformed %r event: %s",
-                               self.display_url, sse.event, exc)
-                continue
-            if isinstance(event, ErrorEvent):
-                yield self._error("failed", lang, f"agent error event: {event.message[:200]!r}")
-            elif event is not None:
-                yield event
+        sse_events = EventSource(guarded).aiter_sse()
+        async with aclosing(sse_events):
+            async for sse in sse_events:
+                capped.event_complete()
+                if len(sse.data.encode("utf-8")) > self.max_event_bytes:
+                    raise _Failure("too_large", f"{sse.event!r} event over {self.max_event_bytes} B")
+                if sse.event == "done":
+                    if dropped:
+                        yield self._error("bad_response", lang, f"{dropped} malformed event(s)")
+                    yield DoneEvent()
+                    await _drain(sse_events)
+                    return
+                try:
+                    event = _parse_event(sse)
+                except _Malformed as exc:
+                    dropped += 1
+                    logger.warning("external agent %s: dropped malformed %r event: %s",
+                                   self.display_url, sse.event, exc)
+                    continue
+                if isinstance(event, ErrorEvent):
+                    yield self._error("failed", lang, f"agent error event: {event.message[:200]!r}")
+                elif event is not None:
+                    yield event
         raise _Failure("interrupted", "stream ended without a 'done' event")
 
     async def _read_json(self, response: httpx.Response) -> AsyncIterator[AgentEvent]:
@@ -405,6 +409,20 @@ def _choice_label(item: Any) -> str | None:
     if isinstance(item, dict):
         return _first_str(item, "label", "value", "text")
     return None
+
+
+async def _drain(events: AsyncIterator[ServerSentEvent]) -> None:
+    """Read what follows `done` (normally just the end of the body) so the pooled connection can
+    be reused; an agent that keeps talking only costs us that connection."""
+    ignored = 0
+    try:
+        async with asyncio.timeout(_DRAIN_TIMEOUT_S):
+            async for _ in events:
+                ignored += 1
+    except (Exception, TimeoutError):
+        return
+    if ignored:
+        logger.debug("external agent: ignored %d event(s) after 'done'", ignored)
 
 
 async def _read_body(response: httpx.Response, limit: int, *, truncate: bool = False) -> bytes:

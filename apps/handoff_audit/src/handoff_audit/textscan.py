@@ -1,0 +1,165 @@
+"""Find *recommended* mentions of terms in a reply (EN/FR), ignoring negated or substituted ones.
+
+Why not a plain substring test: a correct vegetarian plan often says "no meat", "tofu instead of
+chicken" or "lait de soja"; a correct knee-safe plan says "avoid lunges and jumps". A mention
+counts only when no negator precedes it in the same clause (within a few words) and no
+qualifier turns it into something else ("meat-free", "plant-based milk", "noix de coco").
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass, field
+from typing import Iterable
+
+_TOKEN = re.compile(r"[a-z0-9]+(?:'[a-z]+)?")
+_CLAUSE = re.compile(r"[.!?;•]+|(?:\s[-–—]\s)")
+_BULLET = re.compile(r"^(?:[-*•+]|\d+[.)])\s*")
+
+NEGATORS = frozenset(
+    """
+    no not never without avoid avoids avoided avoiding skip skipped skipping exclude excluded excludes
+    excluding eliminate eliminated eliminating instead replace replaced replaces replacing substitute
+    substituted substituting swap swapped swapping minus nor none don't dont doesn't won't shouldn't
+    can't cannot isn't aren't free omit omitted omitting remove removed removing ditch ne
+    sans pas aucun aucune eviter evitez evite evitant exclure exclus exclue exclu excluez remplacer
+    remplacez remplace remplaces remplacee lieu ni jamais interdit interdits interdite proscrire proscrit
+    proscrits bannir supprimer supprimez supprime retirer retirez retire zero
+    """.split()
+)
+"""Words that, shortly before a term, mean it is excluded rather than recommended (EN/FR)."""
+
+_CONTRAST = frozenset("but however though although yet mais cependant pourtant toutefois".split())
+_CONNECTORS = frozenset(
+    "and or nor any other the a an of some et ou ni de des du d la le les l un une aucun autre".split()
+)
+_POSITIVE = frozenset(
+    """
+    do does doing perform include includes add try use eat have enjoy choose start opt focus prefer
+    recommend recommended suggest suggested keep also then faites faire ajoutez ajouter mangez
+    manger prenez prendre choisissez incluez inclure essayez privilegiez optez utilisez gardez
+    recommande recommandes puis aussi
+    """.split()
+)
+_AFTER_EXCUSE = frozenset(
+    "free substitute substitutes alternative alternatives replacement replacements analogue vegetal "
+    "vegetale vegetaux vegetarien vegetarienne vegan vegane vegetalien vegetalienne".split()
+)
+
+
+def fold(text: str) -> str:
+    """Case- and accent-insensitive form: `Œufs à la crème` → `oeufs a la creme`."""
+    text = text.replace("œ", "oe").replace("Œ", "oe").replace("æ", "ae").replace("Æ", "ae")
+    text = text.replace("’", "'").replace("`", "'")
+    decomposed = unicodedata.normalize("NFKD", text)
+    return "".join(ch for ch in decomposed if not unicodedata.combining(ch)).casefold()
+
+
+def tokens(text: str) -> list[str]:
+    return _TOKEN.findall(fold(text))
+
+
+def _term_tokens(term: str) -> tuple[str, ...]:
+    return tuple(tokens(term))
+
+
+@dataclass(frozen=True)
+class Lexicon:
+    """Terms to find, and words that turn a nearby mention into a safe one.
+
+    `safe_before`: a word right before the term that makes it harmless ("almond" milk, "soy" yogurt).
+    `safe_after`: words right after it that do the same ("lait *de soja*", "noix *de coco*").
+    """
+
+    terms: tuple[tuple[str, ...], ...]
+    safe_before: frozenset[str] = field(default_factory=frozenset)
+    safe_after: tuple[tuple[str, ...], ...] = ()
+
+    @classmethod
+    def of(
+        cls, terms: Iterable[str], safe_before: Iterable[str] = (), safe_after: Iterable[str] = ()
+    ) -> "Lexicon":
+        parsed = {t for t in (_term_tokens(term) for term in terms) if t}
+        return cls(
+            terms=tuple(sorted(parsed, key=len, reverse=True)),
+            safe_before=frozenset(tok for word in safe_before for tok in tokens(word)),
+            safe_after=tuple(t for t in (_term_tokens(s) for s in safe_after) if t),
+        )
+
+    def __or__(self, other: "Lexicon") -> "Lexicon":
+        return Lexicon(
+            terms=tuple(sorted(set(self.terms) | set(other.terms), key=len, reverse=True)),
+            safe_before=self.safe_before | other.safe_before,
+            safe_after=self.safe_after + other.safe_after,
+        )
+
+
+def _matches_at(clause: list[str], index: int, term: tuple[str, ...]) -> bool:
+    """Token match allowing a plural `s`/`x`/`es` on the last token of the term."""
+    if index + len(term) > len(clause):
+        return False
+    for offset, part in enumerate(term):
+        word = clause[index + offset]
+        if word == part:
+            continue
+        last = offset == len(term) - 1
+        if last and word in (part + "s", part + "es", part + "x"):
+            continue
+        return False
+    return True
+
+
+def recommended_mentions(text: str, lexicon: Lexicon, window: int = 4) -> list[str]:
+    """Terms of `lexicon` that the text mentions without negating or qualifying them away.
+
+    A negator opens a scope of `window` ordinary words; list connectors and the listed terms
+    themselves do not use it up ("avoid lunges, box jumps and burpees"), a contrast word or a
+    positive instruction ("do", "ajoutez") closes it. A line ending with ':' that holds a
+    negator ("Avoid:") negates the bullet lines right under it.
+    """
+    found: list[str] = []
+    list_negated = False
+    for line in fold(text).splitlines():
+        stripped = line.strip()
+        is_bullet = bool(_BULLET.match(stripped))
+        if not is_bullet:
+            list_negated = False
+        body = _BULLET.sub("", stripped, count=1) if is_bullet else stripped
+        for number, raw_clause in enumerate(_CLAUSE.split(body)):
+            clause = _TOKEN.findall(raw_clause)
+            budget = window if (list_negated and is_bullet and number == 0) else 0
+            found.extend(_scan_clause(clause, lexicon, budget, window))
+        if stripped.endswith(":") and any(tok in NEGATORS for tok in _TOKEN.findall(stripped)):
+            list_negated = True
+    return found
+
+
+def _scan_clause(clause: list[str], lexicon: Lexicon, budget: int, window: int) -> list[str]:
+    found: list[str] = []
+    index = 0
+    while index < len(clause):
+        word = clause[index]
+        term = next((t for t in lexicon.terms if _matches_at(clause, index, t)), None)
+        if term is not None:
+            end = index + len(term)
+            excused = (
+                budget > 0
+                or (index > 0 and clause[index - 1] in lexicon.safe_before)
+                or (end < len(clause) and clause[end] in _AFTER_EXCUSE)
+                or any(tuple(clause[end : end + len(s)]) == s for s in lexicon.safe_after)
+            )
+            if not excused:
+                found.append(" ".join(term))
+            index = end
+            continue
+        if word in _CONTRAST:
+            budget = 0
+        elif word in NEGATORS:
+            budget = window
+        elif word in _POSITIVE and not (index > 0 and clause[index - 1] in NEGATORS):
+            budget = 0
+        elif word not in _CONNECTORS:
+            budget = max(0, budget - 1)
+        index += 1
+    return found

@@ -1,0 +1,260 @@
+"""Hybrid retrieval over the knowledge base: dense (Chroma) + BM25, fused; one shared instance.
+
+`KnowledgeBase.search` is the single retrieval path: the chatbot, the offline answer engine,
+the KB-update graph and `relais eval retrieval` all call it, so what we measure is what users
+get. Modes (`RETRIEVAL_MODE`): `dense`, `bm25`, `hybrid` (default).
+
+Minimum relevance (`RETRIEVAL_MIN_SCORE`, default 0.25) is a bar on the *dense cosine
+similarity* between the question and a chunk (MiniLM: unrelated text scores ~0.0-0.15,
+on-topic passages ~0.35-0.8). Hits under it are dropped, so an off-topic question returns
+nothing and the answer engines can say so honestly. It applies in `dense` and `hybrid` modes;
+`bm25` mode has no calibrated score and only drops chunks sharing no term with the question.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+from dataclasses import asdict, dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from knowledge.chunking import Chunk
+from knowledge.fusion import convex_combination, reciprocal_rank_fusion
+from knowledge.lexical import META_FILE, LexicalIndex, LexicalParams
+from knowledge.store import ChromaStore, StoredHit, open_store
+from relais.embeddings import Embedder, get_embedder
+from relais.settings import Settings, get_settings
+
+MODES = ("dense", "bm25", "hybrid")
+
+
+@dataclass
+class Hit:
+    """A retrieved chunk. `score` is the ranking score of the mode used (fused in hybrid);
+    `dense_score` the cosine similarity to the question (None in bm25 mode)."""
+
+    text: str
+    source: str
+    title: str
+    section: str
+    chunk_index: int
+    score: float
+    dense_score: float | None = None
+    lexical_score: float | None = None
+    id: str = ""
+
+    @property
+    def heading(self) -> str:
+        return self.chunk().heading
+
+    def chunk(self) -> Chunk:
+        return Chunk(self.text, self.source, self.title, self.section, self.chunk_index)
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+@dataclass(frozen=True)
+class RetrievalConfig:
+    """Fusion and lexical parameters (chosen on SciFact train, see README "Quality").
+
+    Optional settings override them when the kit defines them: `RETRIEVAL_FUSION`,
+    `RETRIEVAL_RRF_K`, `RETRIEVAL_DENSE_WEIGHT`, `RETRIEVAL_LEXICAL_WEIGHT`, `RETRIEVAL_DEPTH`.
+    """
+
+    fusion: str = "convex"  # "convex" | "rrf"
+    rrf_k: float = 60.0
+    dense_weight: float = 0.5
+    lexical_weight: float = 0.5
+    depth: int = 100  # candidates taken from each ranker before fusion
+    lexical: LexicalParams = field(default_factory=LexicalParams)
+
+    @classmethod
+    def from_settings(cls, settings: Settings) -> "RetrievalConfig":
+        base = cls()
+        return replace(
+            base,
+            fusion=getattr(settings, "retrieval_fusion", base.fusion),
+            rrf_k=float(getattr(settings, "retrieval_rrf_k", base.rrf_k)),
+            dense_weight=float(getattr(settings, "retrieval_dense_weight", base.dense_weight)),
+            lexical_weight=float(getattr(settings, "retrieval_lexical_weight", base.lexical_weight)),
+            depth=int(getattr(settings, "retrieval_depth", base.depth)),
+        )
+
+
+def _chunk_payload(id_: str, document: str, meta: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "id": id_, "text": document, "source": str(meta.get("source", "")),
+        "title": str(meta.get("title", "")), "section": str(meta.get("section", "")),
+        "chunk_index": int(meta.get("chunk_index", 0)), "language": str(meta.get("language", "en")),
+    }
+
+
+def build_lexical_index(store: ChromaStore, params: LexicalParams) -> LexicalIndex:
+    """Rebuild BM25 from the vector store's chunks: the store is the single source of truth."""
+    ids, documents, metadatas = store.items()
+    payloads = [_chunk_payload(i, d, m) for i, d, m in zip(ids, documents, metadatas)]
+    chunks = [Chunk(p["text"], p["source"], p["title"], p["section"], p["chunk_index"], p["language"])
+              for p in payloads]
+    return LexicalIndex.build(
+        ids, [c.index_text for c in chunks], [c.language for c in chunks], params,
+        headings=[c.heading for c in chunks], payloads=payloads,
+    )
+
+
+class KnowledgeBase:
+    """Search the indexed knowledge base. Create once per process (`get_knowledge_base`)."""
+
+    def __init__(self, settings: Settings | None = None, *, embedder: Embedder | None = None,
+                 store: ChromaStore | None = None, config: RetrievalConfig | None = None,
+                 lexical_dir: Path | None = None) -> None:
+        self.settings = settings or get_settings()
+        self.embedder = embedder or get_embedder(self.settings.relais_embedding_model)
+        self.store = store or open_store(self.settings, self.embedder.name, self.embedder.dim)
+        self.config = config or RetrievalConfig.from_settings(self.settings)
+        self.lexical_dir = lexical_dir or (self.settings.lexical_dir / self.store.name)
+        self._lexical: LexicalIndex | None = None
+        self._payloads: dict[str, dict[str, Any]] = {}
+        self._stamp: float | None = None
+        self._lock = threading.Lock()
+
+    # --- lexical index lifecycle -----------------------------------------------------------
+    def refresh_lexical(self) -> LexicalIndex:
+        """Rebuild and save the BM25 index from the store (after an ingest)."""
+        with self._lock:
+            index = build_lexical_index(self.store, self.config.lexical)
+            index.save(self.lexical_dir)
+            self._install(index, self._meta_stamp())
+            return index
+
+    def _meta_stamp(self) -> float | None:
+        try:
+            return (self.lexical_dir / META_FILE).stat().st_mtime_ns
+        except OSError:
+            return None
+
+    def _install(self, index: LexicalIndex, stamp: float | None) -> None:
+        self._payloads = {p["id"]: p for p in (index.payloads or [])}
+        self._lexical, self._stamp = index, stamp
+
+    def lexical(self) -> LexicalIndex | None:
+        """The BM25 index, reloaded when another process re-ingested, rebuilt when stale."""
+        stamp = self._meta_stamp()
+        if self._lexical is not None and stamp == self._stamp:
+            return self._lexical
+        with self._lock:
+            index = LexicalIndex.load(self.lexical_dir) if stamp is not None else None
+            if index is not None and index.params == self.config.lexical and index.payloads is not None:
+                self._install(index, stamp)
+                return index
+        if self.store.count() == 0:
+            return None
+        return self.refresh_lexical()
+
+    # --- search ----------------------------------------------------------------------------
+    def is_empty(self) -> bool:
+        return self.store.count() == 0
+
+    def search(self, query: str, top_k: int | None = None, mode: str | None = None, *,
+               min_score: float | None = None, group_by_source: bool = False) -> list[Hit]:
+        """The `top_k` most relevant chunks for `query` (one per source if `group_by_source`)."""
+        query = (query or "").strip()[: self.settings.max_question_chars]
+        mode = mode or self.settings.retrieval_mode
+        if mode not in MODES:
+            raise ValueError(f"unknown retrieval mode {mode!r}; choose one of {', '.join(MODES)}")
+        top_k = top_k or self.settings.retrieval_top_k
+        min_score = self.settings.retrieval_min_score if min_score is None else min_score
+        if not query or top_k <= 0 or self.is_empty():
+            return []
+        depth = max(self.config.depth, top_k * (4 if group_by_source else 2))
+        key = (lambda p: p["source"]) if group_by_source else (lambda p: p["id"])
+
+        payloads: dict[str, dict[str, Any]] = {}  # fusion key → chunk payload (best chunk)
+        dense: dict[str, float] = {}
+        lexical: dict[str, float] = {}
+        qvec: np.ndarray | None = None
+        if mode in ("dense", "hybrid"):
+            qvec = self.embedder.embed_query(query)
+            for hit in self.store.query(qvec, depth):
+                payload = _chunk_payload(hit.id, hit.document, hit.metadata)
+                k = key(payload)
+                if k not in dense:
+                    dense[k] = hit.score
+                    payloads.setdefault(k, payload)
+        if mode in ("bm25", "hybrid"):
+            index = self.lexical()
+            if index is not None:
+                for row, score in index.search(query, depth):
+                    payload = self._payloads.get(index.ids[row])
+                    if payload is None:
+                        continue
+                    k = key(payload)
+                    if k not in lexical:
+                        lexical[k] = score
+                        payloads.setdefault(k, payload)
+
+        fused = self._fuse(mode, dense, lexical)
+        ranked = sorted(fused, key=lambda k: fused[k], reverse=True)
+        hits: list[Hit] = []
+        if qvec is not None and min_score > 0:
+            ranked = ranked[: top_k * 3]
+            self._fill_dense_scores(qvec, ranked, payloads, dense)
+            ranked = [k for k in ranked if dense.get(k, -1.0) >= min_score]
+        for k in ranked[:top_k]:
+            p = payloads[k]
+            hits.append(Hit(p["text"], p["source"], p["title"], p["section"], p["chunk_index"],
+                            float(fused[k]), dense.get(k), lexical.get(k), p["id"]))
+        return hits
+
+    async def asearch(self, query: str, top_k: int | None = None, mode: str | None = None,
+                      **kwargs: Any) -> list[Hit]:
+        """`search` off the event loop (encoding and Chroma are blocking)."""
+        return await asyncio.to_thread(self.search, query, top_k, mode, **kwargs)
+
+    def _fuse(self, mode: str, dense: dict[str, float], lexical: dict[str, float]) -> dict[str, float]:
+        if mode == "dense":
+            return dict(dense)
+        if mode == "bm25":
+            return dict(lexical)
+        cfg = self.config
+        if cfg.fusion == "rrf":
+            rank = lambda scores: sorted(scores, key=lambda k: scores[k], reverse=True)  # noqa: E731
+            return reciprocal_rank_fusion(
+                [(rank(dense), cfg.dense_weight), (rank(lexical), cfg.lexical_weight)], k=cfg.rrf_k)
+        return convex_combination([(dense, cfg.dense_weight), (lexical, cfg.lexical_weight)])
+
+    def _fill_dense_scores(self, qvec: np.ndarray, keys: list[str],
+                           payloads: dict[str, dict[str, Any]], dense: dict[str, float]) -> None:
+        """Cosine for lexical-only candidates, so the relevance bar applies to every hit."""
+        missing = {payloads[k]["id"]: k for k in keys if k not in dense}
+        for chunk_id, vector in self.store.embeddings(list(missing)).items():
+            dense[missing[chunk_id]] = float(np.dot(vector, qvec))
+
+
+_INSTANCES: dict[tuple[Any, ...], KnowledgeBase] = {}
+_INSTANCES_LOCK = threading.Lock()
+
+
+def get_knowledge_base(settings: Settings | None = None) -> KnowledgeBase:
+    """The process-wide KnowledgeBase for these settings (model and clients built once)."""
+    settings = settings or get_settings()
+    key = (str(settings.data_dir), settings.chroma_host, settings.chroma_port,
+           settings.relais_collection, settings.relais_embedding_model)
+    with _INSTANCES_LOCK:
+        kb = _INSTANCES.get(key)
+        if kb is None:
+            kb = _INSTANCES[key] = KnowledgeBase(settings)
+        return kb
+
+
+def clear_knowledge_base_cache() -> None:
+    """Forget shared instances (tests; after the data dir was wiped)."""
+    with _INSTANCES_LOCK:
+        _INSTANCES.clear()
+
+
+__all__ = ["Hit", "KnowledgeBase", "MODES", "RetrievalConfig", "StoredHit", "build_lexical_index",
+           "clear_knowledge_base_cache", "get_knowledge_base"]

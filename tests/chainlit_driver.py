@@ -1,0 +1,232 @@
+"""Drive a real, headless Chainlit server from tests: start it as a subprocess, log in over
+HTTP, talk over socket.io like the browser does (see STACK-NOTES), click action buttons."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import subprocess
+import sys
+import time
+import uuid
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+import httpx
+import socketio
+
+from tests.conftest import REPO_ROOT, free_port
+
+APP_FILE = REPO_ROOT / "apps" / "chatbot" / "app.py"
+
+
+class ServerProcess:
+    """A subprocess serving HTTP on 127.0.0.1:port, started and stopped (or killed) by tests."""
+
+    def __init__(self, args: list[str], port: int, env: dict[str, str], cwd: Path, log: Path, health: str = "/") -> None:
+        self.args, self.port, self.env, self.cwd, self.log_path, self.health = args, port, env, cwd, log, health
+        self.proc: subprocess.Popen | None = None
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def start(self, timeout: float = 90) -> "ServerProcess":
+        log = open(self.log_path, "ab")
+        self.proc = subprocess.Popen(self.args, env=self.env, cwd=self.cwd, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"server exited early:\n{self.log_path.read_text()[-3000:]}")
+            try:
+                if httpx.get(self.url + self.health, timeout=1).status_code < 500:
+                    return self
+            except httpx.HTTPError:
+                pass
+            time.sleep(0.25)
+        raise RuntimeError(f"server did not start in {timeout}s:\n{self.log_path.read_text()[-3000:]}")
+
+    def stop(self) -> None:
+        if self.proc and self.proc.poll() is None:
+            os.killpg(self.proc.pid, signal.SIGTERM)
+            try:
+                self.proc.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                os.killpg(self.proc.pid, signal.SIGKILL)
+                self.proc.wait()
+
+    def kill9(self) -> None:
+        """Crash it: SIGKILL, no shutdown hooks."""
+        if self.proc and self.proc.poll() is None:
+            os.killpg(self.proc.pid, signal.SIGKILL)
+            self.proc.wait()
+
+    def logs(self) -> str:
+        return self.log_path.read_text(errors="replace")
+
+
+def relais_env(data_dir: Path, **extra: str) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("MISTRAL", "RELAIS_MODEL", "DATABASE_URL", "CHECKPOINT_URL", "CHROMA_HOST"))}
+    env.update(
+        RELAIS_DATA_DIR=str(data_dir),
+        RELAIS_KB_DIR=str(REPO_ROOT / "data" / "knowledge"),
+        RELAIS_INTENTS_FILE=str(REPO_ROOT / "data" / "intents" / "examples.yaml"),
+        RELAIS_USERS="alice:alice-pass-1,bob:bob-pass-2",
+        CHAINLIT_AUTH_SECRET="test-secret-" + "x" * 40,
+        HF_HUB_OFFLINE="1",
+        TRANSFORMERS_OFFLINE="1",
+        ANONYMIZED_TELEMETRY="False",
+        PYTHONUNBUFFERED="1",
+    )
+    env.update(extra)
+    return env
+
+
+def chainlit_server(data_dir: Path, workdir: Path, port: int | None = None, **env: str) -> ServerProcess:
+    port = port or free_port()
+    args = [sys.executable, "-m", "chainlit", "run", str(APP_FILE), "--headless", "--host", "127.0.0.1", "--port", str(port)]
+    return ServerProcess(args, port, relais_env(data_dir, **env), cwd=REPO_ROOT, log=workdir / f"chainlit-{port}.log")
+
+
+def agent_server(data_dir: Path, workdir: Path, port: int | None = None, **env: str) -> ServerProcess:
+    port = port or free_port()
+    args = [sys.executable, "-m", "chatbot.cli", "agent", "serve", "--host", "127.0.0.1", "--port", str(port)]
+    return ServerProcess(args, port, relais_env(data_dir, **env), cwd=REPO_ROOT, log=workdir / f"agent-{port}.log", health="/health")
+
+
+def login(base_url: str, username: str, password: str) -> str:
+    """The access token cookie of a password login (raises on a bad password)."""
+    response = httpx.post(base_url + "/login", data={"username": username, "password": password}, timeout=10)
+    response.raise_for_status()
+    token = response.cookies.get("access_token")
+    assert token, "no access_token cookie"
+    return token
+
+
+@dataclass
+class Turn:
+    """What the server sent during one task (between task_start and task_end)."""
+
+    messages: dict[str, dict[str, Any]] = field(default_factory=dict)
+    steps: list[dict[str, Any]] = field(default_factory=list)
+    actions: list[dict[str, Any]] = field(default_factory=list)
+    elements: list[dict[str, Any]] = field(default_factory=list)
+
+    @property
+    def texts(self) -> list[str]:
+        return [m.get("output", "") for m in self.messages.values() if m.get("type") == "assistant_message"]
+
+    @property
+    def text(self) -> str:
+        return "\n".join(self.texts)
+
+
+class ChatSession:
+    """One browser tab's worth of socket.io conversation with a Chainlit server."""
+
+    def __init__(self, base_url: str, token: str, chat_profile: str = "Assistant", thread_id: str | None = None) -> None:
+        self.base_url, self.token, self.chat_profile = base_url, token, chat_profile
+        self.thread_id = thread_id
+        self.session_id = str(uuid.uuid4())
+        self.sio = socketio.AsyncClient(reconnection=False)
+        self._turn = Turn()
+        self._done = asyncio.Event()
+        self.resumed: dict[str, Any] | None = None
+        self._register()
+
+    def _register(self) -> None:
+        sio = self.sio
+
+        @sio.on("new_message")
+        async def _new(data: dict) -> None:
+            self._record(data)
+
+        @sio.on("update_message")
+        async def _update(data: dict) -> None:
+            self._record(data)
+
+        @sio.on("stream_start")
+        async def _stream_start(data: dict) -> None:
+            self._record(data)
+
+        @sio.on("stream_token")
+        async def _token(data: dict) -> None:
+            msg = self._turn.messages.setdefault(data["id"], {"id": data["id"], "output": "", "type": "assistant_message"})
+            msg["output"] = msg.get("output", "") + data.get("token", "")
+
+        @sio.on("action")
+        async def _action(data: dict) -> None:
+            self._turn.actions.append(data)
+
+        @sio.on("element")
+        async def _element(data: dict) -> None:
+            self._turn.elements.append(data)
+
+        @sio.on("first_interaction")
+        async def _first(data: dict) -> None:
+            self.thread_id = data.get("thread_id") or self.thread_id
+
+        @sio.on("resume_thread")
+        async def _resume(data: dict) -> None:
+            self.resumed = data
+
+        @sio.on("task_end")
+        async def _end(*_: Any) -> None:
+            self._done.set()
+
+    def _record(self, data: dict) -> None:
+        if data.get("type") in ("assistant_message", "user_message"):
+            self._turn.messages[data["id"]] = {**self._turn.messages.get(data["id"], {}), **data}
+        else:
+            self._turn.steps.append(data)
+
+    async def connect(self) -> "ChatSession":
+        await self.sio.connect(
+            self.base_url,
+            socketio_path="/ws/socket.io",
+            transports=["websocket"],
+            headers={"Cookie": f"access_token={self.token}"},
+            auth={"clientType": "webapp", "sessionId": self.session_id, "threadId": self.thread_id, "userEnv": "{}", "chatProfile": self.chat_profile},
+            wait_timeout=20,
+        )
+        self._done.clear()
+        await self.sio.emit("connection_successful")
+        await asyncio.wait_for(self._done.wait(), 30)
+        await asyncio.sleep(0.3)  # on_chat_start / on_chat_resume run right after
+        return self
+
+    async def ask(self, text: str, timeout: float = 120) -> Turn:
+        self._turn, self._done = Turn(), asyncio.Event()
+        message = {
+            "id": str(uuid.uuid4()),
+            "threadId": self.thread_id or "",
+            "output": text,
+            "name": "user",
+            "type": "user_message",
+            "createdAt": datetime.now(timezone.utc).isoformat(),
+        }
+        await self.sio.emit("client_message", {"message": message, "fileReferences": None})
+        await asyncio.wait_for(self._done.wait(), timeout)
+        return self._turn
+
+    async def click(self, action: dict[str, Any], timeout: float = 120) -> Turn:
+        """Click an action button (the browser posts it to /project/action)."""
+        self._turn = Turn()
+        async with httpx.AsyncClient(cookies={"access_token": self.token}, timeout=timeout) as client:
+            response = await client.post(self.base_url + "/project/action", json={"sessionId": self.session_id, "action": action})
+            response.raise_for_status()
+        return self._turn
+
+    async def close(self) -> None:
+        if self.sio.connected:
+            await self.sio.disconnect()
+
+
+async def list_threads(base_url: str, token: str) -> list[dict[str, Any]]:
+    async with httpx.AsyncClient(cookies={"access_token": token}, timeout=20) as client:
+        response = await client.post(base_url + "/project/threads", json={"pagination": {"first": 50}, "filter": {}})
+        response.raise_for_status()
+        return response.json()["data"]

@@ -1,0 +1,103 @@
+"""The real Chainlit app over HTTP + socket.io, with the real coach service as external agent.
+
+A NORMAL question is answered from the KB with sources; an action request hands the thread to
+the coach (ALTER), whose interrupt shows quick-choice buttons; the mode survives a server
+restart and a resume from the thread list; another user cannot open the thread.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+from typing import Iterator
+
+import httpx
+import pytest
+
+from tests.chainlit_driver import ChatSession, agent_server, chainlit_server, list_threads, login, relais_env
+from tests.conftest import REPO_ROOT, free_port
+
+pytestmark = pytest.mark.slow
+
+
+@pytest.fixture(scope="module")
+def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict]:
+    work = tmp_path_factory.mktemp("app-e2e")
+    data_dir = work / "data"
+    subprocess.run([sys.executable, "-m", "chatbot.cli", "ingest"], env=relais_env(data_dir), cwd=REPO_ROOT, check=True, capture_output=True, timeout=300)
+    agent = agent_server(data_dir, work).start()
+    app_port = free_port()
+    env = dict(ENABLE_ORCHESTRATOR="true", EXTERNAL_AGENT_URL=agent.url)
+    app = chainlit_server(data_dir, work, port=app_port, **env).start()
+    yield {"agent": agent, "app": app, "data_dir": data_dir, "work": work, "env": env, "port": app_port}
+    app.stop()
+    agent.stop()
+
+
+def test_serves_and_requires_login(stack: dict) -> None:
+    base = stack["app"].url
+    assert httpx.get(base + "/", timeout=10).status_code == 200
+    bad = httpx.post(base + "/login", data={"username": "alice", "password": "wrong"}, timeout=10)
+    assert bad.status_code == 401
+    assert login(base, "alice", "alice-pass-1")
+
+
+async def test_normal_question_answered_with_sources(stack: dict) -> None:
+    base = stack["app"].url
+    chat = await ChatSession(base, login(base, "alice", "alice-pass-1")).connect()
+    try:
+        turn = await chat.ask("How much does the base plan cost?")
+        assert "$10" in turn.text
+        assert turn.elements, "sources are attached as elements"
+        assert any(".md" in e.get("name", "") for e in turn.elements)
+        assert "offline" in turn.text  # the engine is shown discreetly
+    finally:
+        await chat.close()
+
+
+async def test_alter_handoff_persists_across_restart_and_resume(stack: dict) -> None:
+    base = stack["app"].url
+    token = login(base, "alice", "alice-pass-1")
+    chat = await ChatSession(base, token).connect()
+    try:
+        first = await chat.ask("Build muscle, lose fat — suggest a workout plan")
+        assert any("coach" in t.lower() for t in first.texts)  # the hand-off is visible
+        assert any(s.get("type") == "tool" for s in first.steps), "the coach's tool call is a step"
+        assert {a["label"] for a in first.actions} >= {"Vegetarian", "Injury"}
+        thread_id = chat.thread_id
+        assert thread_id
+        second = await chat.ask("What should I eat to support this workout plan?")
+        assert "kcal" in second.text.lower() or "protein" in second.text.lower()
+    finally:
+        await chat.close()
+
+    app = stack["app"]
+    app.stop()
+    app.start()  # same port, same SQLite files
+    token = login(base, "alice", "alice-pass-1")
+    threads = await list_threads(base, token)
+    assert thread_id in [t["id"] for t in threads]
+    resumed = await ChatSession(base, token, thread_id=thread_id).connect()
+    try:
+        assert resumed.resumed is not None
+        third = await resumed.ask("I'm vegetarian, adjust the meal suggestion")
+        text = third.text.lower()
+        assert "chicken" not in text and "beef" not in text and "fish" not in text
+        assert "tofu" in text or "lentil" in text or "paneer" in text
+    finally:
+        await resumed.close()
+
+
+async def test_another_user_cannot_open_the_thread(stack: dict) -> None:
+    base = stack["app"].url
+    alice = await ChatSession(base, login(base, "alice", "alice-pass-1")).connect()
+    await alice.ask("Can I freeze my membership?")
+    thread_id = alice.thread_id
+    await alice.close()
+    bob_token = login(base, "bob", "bob-pass-2")
+    assert thread_id not in [t["id"] for t in await list_threads(base, bob_token)]
+    intruder = ChatSession(base, bob_token, thread_id=thread_id)
+    with pytest.raises(Exception):
+        await intruder.connect()
+    await intruder.close()
