@@ -48,3 +48,25 @@ def free_port() -> int:
 @pytest.fixture
 def port() -> int:
     return free_port()
+
+
+def scale_services() -> tuple[str, str, int]:
+    """Postgres URL and Chroma server started by scripts/scale-tests.sh; fail (not skip) without them."""
+    url = os.environ.get("RELAIS_SCALE_DATABASE_URL")
+    chroma = os.environ.get("RELAIS_SCALE_CHROMA")
+    if not url or not chroma:
+        pytest.fail("scale tests need PostgreSQL and a Chroma server: run scripts/scale-tests.sh")
+    host, port = chroma.rsplit(":", 1)
+    return url, host, int(port)
+
+
+@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.scale)])
+def backend(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
+    """One persistence suite, several backends: SQLite always, Postgres in the scale run."""
+    from relais.settings import get_settings
+
+    if request.param == "postgres":
+        url, _, _ = scale_services()
+        monkeypatch.setenv("DATABASE_URL", url)
+        get_settings.cache_clear()
+    return str(request.param)

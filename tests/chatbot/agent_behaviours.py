@@ -9,12 +9,19 @@ from __future__ import annotations
 
 import asyncio
 import json
-from typing import Any, AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
+from typing import Any
 
 from sse_starlette import EventSourceResponse, ServerSentEvent
 from starlette.applications import Starlette
 from starlette.requests import Request
-from starlette.responses import HTMLResponse, JSONResponse, PlainTextResponse, Response, StreamingResponse
+from starlette.responses import (
+    HTMLResponse,
+    JSONResponse,
+    PlainTextResponse,
+    Response,
+    StreamingResponse,
+)
 from starlette.routing import Route
 
 TOOL_LABEL = "workout_plan(goal=muscle)"
@@ -55,29 +62,35 @@ def _raw_sse(parts: list[str]) -> StreamingResponse:
 
 
 async def normal(body: dict[str, Any]) -> Response:
-    return _sse([
-        _event("message", {"content": "Hello"}),
-        _event("message", {"content": ", "}),
-        _event("message", "plain text chunk"),  # plain-text data is accepted too
-        _event("message", {"content": f" you said: {body.get('message', '')}"}),
-        _event("done", {}),
-    ])
+    return _sse(
+        [
+            _event("message", {"content": "Hello"}),
+            _event("message", {"content": ", "}),
+            _event("message", "plain text chunk"),  # plain-text data is accepted too
+            _event("message", {"content": f" you said: {body.get('message', '')}"}),
+            _event("done", {}),
+        ]
+    )
 
 
 async def tool(body: dict[str, Any]) -> Response:
-    return _sse([
-        _event("tool_call", {"message": TOOL_LABEL, "name": "workout_plan"}),
-        _event("message", {"content": "Here is your plan."}),
-        _event("done", {}),
-    ])
+    return _sse(
+        [
+            _event("tool_call", {"message": TOOL_LABEL, "name": "workout_plan"}),
+            _event("message", {"content": "Here is your plan."}),
+            _event("done", {}),
+        ]
+    )
 
 
 async def interrupt(body: dict[str, Any]) -> Response:
-    return _sse([
-        _event("message", {"content": "A 4-day split."}),
-        _event("interrupt", INTERRUPT),
-        _event("done", {}),
-    ])
+    return _sse(
+        [
+            _event("message", {"content": "A 4-day split."}),
+            _event("interrupt", INTERRUPT),
+            _event("done", {}),
+        ]
+    )
 
 
 async def json_reply(body: dict[str, Any]) -> Response:
@@ -120,10 +133,12 @@ async def idle(body: dict[str, Any]) -> Response:
 
 async def cut(body: dict[str, Any]) -> Response:
     """Ends the body in the middle of an event: no `done`."""
-    return _raw_sse([
-        'event: message\ndata: {"content": "partial answer"}\n\n',
-        'event: message\ndata: {"cont',
-    ])
+    return _raw_sse(
+        [
+            'event: message\ndata: {"content": "partial answer"}\n\n',
+            'event: message\ndata: {"cont',
+        ]
+    )
 
 
 async def crash(body: dict[str, Any]) -> Response:
@@ -140,22 +155,24 @@ async def crash(body: dict[str, Any]) -> Response:
 
 
 async def malformed(body: dict[str, Any]) -> Response:
-    return _raw_sse([
-        "this line is not sse at all\n",
-        "event: tool_call\ndata: {not json\n\n",
-        ":comment line\n",
-        'event: message\ndata: {"content": "still readable"}\n\n',
-        'event: interrupt\ndata: {"choices": "not a list"}\n\n',
-        "event: mystery\ndata: ignored\n\n",
-        'event: message\ndata: {"no_content_key": 1}\n\n',
-        "event: done\ndata: {}\n\n",
-    ])
+    return _raw_sse(
+        [
+            "this line is not sse at all\n",
+            "event: tool_call\ndata: {not json\n\n",
+            ":comment line\n",
+            'event: message\ndata: {"content": "still readable"}\n\n',
+            'event: interrupt\ndata: {"choices": "not a list"}\n\n',
+            "event: mystery\ndata: ignored\n\n",
+            'event: message\ndata: {"no_content_key": 1}\n\n',
+            "event: done\ndata: {}\n\n",
+        ]
+    )
 
 
 async def huge(body: dict[str, Any]) -> Response:
     blob = "x" * HUGE_EVENT_BYTES
     payload = json.dumps({"content": blob})
-    pieces = [payload[i:i + 64_000] for i in range(0, len(payload), 64_000)]
+    pieces = [payload[i : i + 64_000] for i in range(0, len(payload), 64_000)]
     return _raw_sse(
         ['event: message\ndata: {"content": "small first"}\n\n', "event: message\ndata: "]
         + pieces
@@ -179,11 +196,13 @@ async def slow(body: dict[str, Any]) -> Response:
 
 
 async def agent_error(body: dict[str, Any]) -> Response:
-    return _sse([
-        _event("message", {"content": "Let me check"}),
-        _event("error", {"message": "KeyError: 'secret internals' at node advisor"}),
-        _event("done", {}),
-    ])
+    return _sse(
+        [
+            _event("message", {"content": "Let me check"}),
+            _event("error", {"message": "KeyError: 'secret internals' at node advisor"}),
+            _event("done", {}),
+        ]
+    )
 
 
 async def no_done(body: dict[str, Any]) -> Response:
@@ -215,12 +234,14 @@ BEHAVIOURS: dict[str, Callable[[dict[str, Any]], Awaitable[Response]]] = {
 
 async def assistant(request: Request) -> Response:
     body = await request.json()
-    request.app.state.received.append({
-        "body": body,
-        "headers": dict(request.headers),
-        "path": request.url.path,
-        "client_port": request.client.port if request.client else None,
-    })
+    request.app.state.received.append(
+        {
+            "body": body,
+            "headers": dict(request.headers),
+            "path": request.url.path,
+            "client_port": request.client.port if request.client else None,
+        }
+    )
     name = request.path_params.get("behaviour")
     if name is None:
         words = str(body.get("message", "")).split()
@@ -233,9 +254,11 @@ async def assistant(request: Request) -> Response:
 
 def create_app() -> Starlette:
     """A fresh scripted agent; `app.state.received` lists the requests it got."""
-    app = Starlette(routes=[
-        Route("/assistant", assistant, methods=["POST"]),
-        Route("/{behaviour}/assistant", assistant, methods=["POST"]),
-    ])
+    app = Starlette(
+        routes=[
+            Route("/assistant", assistant, methods=["POST"]),
+            Route("/{behaviour}/assistant", assistant, methods=["POST"]),
+        ]
+    )
     app.state.received = []
     return app

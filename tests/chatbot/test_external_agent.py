@@ -8,13 +8,11 @@ import dataclasses
 import json
 import logging
 import time
-from typing import Any, AsyncIterator, Callable, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator
+from typing import Any
 
 import httpx
 import pytest
-from relais.events import DoneEvent, ErrorEvent, InterruptEvent, TextChunk, ToolCallEvent
-from relais.settings import Settings, get_settings
-
 from chatbot.core import external_agent as ea
 from chatbot.core.external_agent import (
     ExternalAgentClient,
@@ -26,6 +24,9 @@ from chatbot.core.external_agent import (
     marker_to_event,
 )
 from chatbot.core.i18n import MESSAGES, normalise_language, translate
+from relais.events import DoneEvent, ErrorEvent, InterruptEvent, TextChunk, ToolCallEvent
+from relais.settings import Settings, get_settings
+
 from tests.chatbot import agent_behaviours as behaviours
 from tests.conftest import free_port
 from tests.servers import serve
@@ -115,16 +116,25 @@ def closed_port_url() -> str:
 async def test_normal_sse_streams_text_and_sends_the_protocol_body(agent, make_client):
     history = [{"role": "user", "content": "earlier"}, {"role": "assistant", "content": "ok"}]
     question = "what about squats? #normal-1"
-    events = await collect(make_client(agent.url + "/normal"), question, user_id="alice",
-                           conversation_history=history, thread_id="thread-42")
+    events = await collect(
+        make_client(agent.url + "/normal"),
+        question,
+        user_id="alice",
+        conversation_history=history,
+        thread_id="thread-42",
+    )
 
     assert texts(events) == f"Hello, plain text chunk you said: {question}"
     assert isinstance(events[-1], DoneEvent)
     assert not any(isinstance(e, ErrorEvent) for e in events)
     (received,) = agent.requests_for(question)
     assert received["path"] == "/normal/assistant"
-    assert received["body"] == {"message": question, "user_id": "alice",
-                                "conversation_history": history, "thread_id": "thread-42"}
+    assert received["body"] == {
+        "message": question,
+        "user_id": "alice",
+        "conversation_history": history,
+        "thread_id": "thread-42",
+    }
     headers = received["headers"]
     assert headers["authorization"] == f"Bearer {TOKEN}"
     assert "text/event-stream" in headers["accept"] and "application/json" in headers["accept"]
@@ -247,7 +257,9 @@ async def test_retry_reaches_an_agent_that_comes_up(make_client):
     ("behaviour", "code", "status"),
     [("http500", "http_error", 500), ("http429", "busy", 429)],
 )
-async def test_http_errors_are_localised_and_not_retried(agent, make_client, behaviour, code, status):
+async def test_http_errors_are_localised_and_not_retried(
+    agent, make_client, behaviour, code, status
+):
     transport = CountingTransport()
     events = await collect(make_client(agent.url + f"/{behaviour}", transport=transport))
     error = only_error(events)
@@ -306,7 +318,8 @@ async def test_complete_events_without_done_count_as_cut(agent, make_client):
 async def test_malformed_lines_keep_good_events_and_report_once(agent, make_client):
     events = await collect(make_client(agent.url + "/malformed"))
     assert [e for e in events if not isinstance(e, ErrorEvent)] == [
-        TextChunk("still readable"), DoneEvent()
+        TextChunk("still readable"),
+        DoneEvent(),
     ]
     errors = [e for e in events if isinstance(e, ErrorEvent)]
     assert [e.code for e in errors] == ["bad_response"]
@@ -355,13 +368,14 @@ async def test_invalid_url_configuration_does_not_raise(make_client):
 
 
 async def test_caller_can_stop_early_and_reuse_the_client(agent, make_client):
-    client = make_client(agent.url + "/slow")
-    stream = client.stream("stop early", "u1", [])
+    client = make_client(agent.url)  # behaviour chosen by the message's first word
+    stream = client.stream("slow but I stop early", "u1", [])
     first = await anext(stream)
     await stream.aclose()
     assert first == TextChunk(behaviours.SLOW_CHUNKS[0])
-    events = await collect(client, "after stop")
-    assert texts(events) == "".join(behaviours.SLOW_CHUNKS)
+    events = await collect(client, "tool after stopping")
+    assert events[0] == ToolCallEvent(behaviours.TOOL_LABEL, name="workout_plan")
+    assert isinstance(events[-1], DoneEvent)
 
 
 async def test_french_errors(make_client, agent):
@@ -379,8 +393,9 @@ async def test_token_never_logged_nor_shown(agent, make_client, caplog):
     events = await collect(make_client(agent.url + "/http500"), f"leak {TOKEN}")
     events += await collect(make_client(closed_port_url()), f"leak {TOKEN}")
     assert caplog.records, "failures are logged"
-    assert any(r.levelno == logging.WARNING and "[http_error]" in r.getMessage()
-               for r in caplog.records)
+    assert any(
+        r.levelno == logging.WARNING and "[http_error]" in r.getMessage() for r in caplog.records
+    )
     assert TOKEN not in caplog.text
     assert all(TOKEN not in e.message for e in events if isinstance(e, ErrorEvent))
 
@@ -407,8 +422,12 @@ async def test_forward_yields_seed_markers(agent, monkeypatch):
     out = [s async for s in forward_to_external_agent("plan please", "bob", None, "th-1")]
     assert out == [f"__STEP__:tool:{behaviours.TOOL_LABEL}", "Here is your plan."]
     (received,) = agent.requests_for("plan please")
-    assert received["body"] == {"message": "plan please", "user_id": "bob",
-                                "conversation_history": [], "thread_id": "th-1"}
+    assert received["body"] == {
+        "message": "plan please",
+        "user_id": "bob",
+        "conversation_history": [],
+        "thread_id": "th-1",
+    }
     assert received["headers"]["authorization"] == f"Bearer {TOKEN}"
 
 
@@ -455,8 +474,16 @@ def test_markers_round_trip():
 # --- i18n ----------------------------------------------------------------------------------------
 @pytest.mark.parametrize(
     ("raw", "expected"),
-    [("fr", "fr"), ("fr-FR", "fr"), ("FR_ca", "fr"), ("de-DE,fr;q=0.8,en;q=0.5", "fr"),
-     ("en-US,en;q=0.9", "en"), ("es", "en"), ("", "en"), (None, "en")],
+    [
+        ("fr", "fr"),
+        ("fr-FR", "fr"),
+        ("FR_ca", "fr"),
+        ("de-DE,fr;q=0.8,en;q=0.5", "fr"),
+        ("en-US,en;q=0.9", "en"),
+        ("es", "en"),
+        ("", "en"),
+        (None, "en"),
+    ],
 )
 def test_normalise_language(raw, expected):
     assert normalise_language(raw) == expected
@@ -470,15 +497,28 @@ def test_catalogue_is_complete_in_both_languages():
 
 def test_translate_falls_back():
     assert translate("agent.http_error", "fr", status=502).endswith(
-        "(HTTP 502). Veuillez réessayer plus tard.")
+        "(HTTP 502). Veuillez réessayer plus tard."
+    )
     assert translate("no.such.key", "fr") == "no.such.key"
     assert translate("agent.http_error", "en") == MESSAGES["en"]["agent.http_error"]
 
 
 def test_every_error_code_has_a_message():
-    codes = {"unreachable", "timeout", "idle_timeout", "interrupted", "http_error",
-             "unauthorized", "not_found", "busy", "too_long", "bad_response", "too_large",
-             "failed", "unexpected"}
+    codes = {
+        "unreachable",
+        "timeout",
+        "idle_timeout",
+        "interrupted",
+        "http_error",
+        "unauthorized",
+        "not_found",
+        "busy",
+        "too_long",
+        "bad_response",
+        "too_large",
+        "failed",
+        "unexpected",
+    }
     for code in codes:
         assert f"agent.{code}" in MESSAGES["en"]
     for status in (401, 403, 404, 413, 429, 500, 502):

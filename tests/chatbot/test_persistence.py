@@ -1,4 +1,4 @@
-"""Thread mode persistence on a real SQLite file, across data-layer restarts."""
+"""Thread mode persistence across data-layer restarts: a real SQLite file, and Postgres in the scale run."""
 
 from __future__ import annotations
 
@@ -11,31 +11,31 @@ from chatbot.session import history_from_steps, mode_from_thread
 from relais.settings import get_settings
 
 
-async def test_alter_mode_survives_a_restart_and_normal_stays_normal() -> None:
+async def test_alter_mode_survives_a_restart_and_normal_stays_normal(backend: str) -> None:
     settings = get_settings()
     layer = await create_data_layer(settings)
-    user = await layer.create_user(User(identifier="alice"))
+    user = await layer.create_user(User(identifier=f"alice-{uuid.uuid4().hex[:8]}"))
     alter_thread, normal_thread = str(uuid.uuid4()), str(uuid.uuid4())
     await layer.update_thread(alter_thread, user_id=user.id, name="coach thread")
     await layer.update_thread(normal_thread, user_id=user.id, name="faq thread", metadata={"chat_profile": "Assistant"})
     await write_alter_mode(layer, alter_thread, user.id)
     await layer.engine.dispose()
 
-    restarted = create_data_layer_sync(settings)  # a new engine on the same SQLite file
+    restarted = create_data_layer_sync(settings)  # a new engine on the same database
     assert await read_thread_mode(restarted, alter_thread) == ALTER
     assert await read_thread_mode(restarted, normal_thread) == NORMAL
     thread = await restarted.get_thread(alter_thread)
     assert thread is not None and mode_from_thread(thread) == ALTER
     assert thread["metadata"]["mode"] == ALTER  # decoded to a dict, not a JSON string
-    assert thread["userIdentifier"] == "alice"
+    assert thread["userIdentifier"].startswith("alice-")
     normal = await restarted.get_thread(normal_thread)
     assert mode_from_thread(normal) == NORMAL and normal["metadata"]["chat_profile"] == "Assistant"
     await restarted.engine.dispose()
 
 
-async def test_metadata_merges_and_tags_bind_on_sqlite() -> None:
+async def test_metadata_merges_and_tags_bind(backend: str) -> None:
     layer = await create_data_layer(get_settings())
-    user = await layer.create_user(User(identifier="bob"))
+    user = await layer.create_user(User(identifier=f"bob-{uuid.uuid4().hex[:8]}"))
     thread_id = str(uuid.uuid4())
     await layer.update_thread(thread_id, user_id=user.id, metadata={"chat_profile": "Coach"}, tags=["Coach"])
     await write_alter_mode(layer, thread_id)

@@ -23,7 +23,7 @@ import numpy as np
 
 from knowledge.chunking import Chunk
 from knowledge.fusion import convex_combination, reciprocal_rank_fusion
-from knowledge.lexical import META_FILE, LexicalIndex, LexicalParams
+from knowledge.lexical import META_FILE, LexicalIndex, LexicalParams, fingerprint
 from knowledge.store import ChromaStore, StoredHit, open_store
 from relais.embeddings import Embedder, get_embedder
 from relais.settings import Settings, get_settings
@@ -147,7 +147,10 @@ class KnowledgeBase:
             return self._lexical
         with self._lock:
             index = LexicalIndex.load(self.lexical_dir) if stamp is not None else None
-            if index is not None and index.params == self.config.lexical and index.payloads is not None:
+            usable = (index is not None and index.params == self.config.lexical
+                      and index.payloads is not None
+                      and index.fingerprint == fingerprint(self.store.ids()))
+            if usable:
                 self._install(index, stamp)
                 return index
         if self.store.count() == 0:

@@ -147,6 +147,7 @@ class ExternalAgentClient:
             self._headers["Authorization"] = f"Bearer {self._token}"
         url = httpx.URL(self.endpoint) if "://" in self.endpoint else None
         self.display_url = str(url.copy_with(userinfo=b"")) if url else self.endpoint
+        self._secrets = [s for s in (self._token, url.password if url else None) if s]
         self._http: httpx.AsyncClient | None = None
         self._http_loop: asyncio.AbstractEventLoop | None = None
 
@@ -169,7 +170,7 @@ class ExternalAgentClient:
         if http is not None and not http.is_closed:
             try:
                 await http.aclose()
-            except Exception as exc:  # a pool from a finished event loop cannot be closed cleanly
+            except (RuntimeError, OSError, httpx.HTTPError) as exc:  # pool of a finished loop
                 logger.debug("closing the external agent client failed: %s", type(exc).__name__)
 
     # --- the turn -------------------------------------------------------------------------
@@ -196,22 +197,18 @@ class ExternalAgentClient:
             body["thread_id"] = thread_id
         progress = _Progress()
         try:
-            async with aclosing(self._events(body, lang, progress)) as events:
+            async with aclosing(self._events(body, lang)) as events:
                 async for event in events:
                     progress.events += 1
                     yield event
         except _Failure as failure:
             yield self._error(failure.code, lang, failure.cause, **failure.params)
-        except Exception as exc:  # never into the UI: classify, log, tell the user
+        except Exception as exc:  # noqa: BLE001 - the contract: never raise into the UI
             code = _classify(exc, progress)
-            if code == "unexpected":
-                logger.warning("external agent %s: unexpected failure", self.display_url,
-                               exc_info=True)
-            yield self._error(code, lang, f"{type(exc).__name__}: {exc}")
+            cause = f"{type(exc).__name__}: {exc}"
+            yield self._error(code, lang, cause, exc_info=code == "unexpected")
 
-    async def _events(
-        self, body: dict[str, Any], lang: str, progress: _Progress
-    ) -> AsyncIterator[AgentEvent]:
+    async def _events(self, body: dict[str, Any], lang: str) -> AsyncIterator[AgentEvent]:
         http = self._client()
         request = http.build_request("POST", self.endpoint, json=body, headers=self._headers)
         response = await self._send(http, request)
@@ -259,7 +256,9 @@ class ExternalAgentClient:
             async for sse in sse_events:
                 capped.event_complete()
                 if len(sse.data.encode("utf-8")) > self.max_event_bytes:
-                    raise _Failure("too_large", f"{sse.event!r} event over {self.max_event_bytes} B")
+                    raise _Failure(
+                        "too_large", f"{sse.event!r} event over {self.max_event_bytes} B"
+                    )
                 if sse.event == "done":
                     if dropped:
                         yield self._error("bad_response", lang, f"{dropped} malformed event(s)")
@@ -270,8 +269,12 @@ class ExternalAgentClient:
                     event = _parse_event(sse)
                 except _Malformed as exc:
                     dropped += 1
-                    logger.warning("external agent %s: dropped malformed %r event: %s",
-                                   self.display_url, sse.event, exc)
+                    logger.warning(
+                        "external agent %s: dropped malformed %r event: %s",
+                        self.display_url,
+                        sse.event,
+                        exc,
+                    )
                     continue
                 if isinstance(event, ErrorEvent):
                     yield self._error("failed", lang, f"agent error event: {event.message[:200]!r}")
@@ -292,32 +295,47 @@ class ExternalAgentClient:
             raise _Failure("bad_response", "'response' is not a string")
         if text is None and interrupt is None:
             if data.get("error") or data.get("detail"):
-                raise _Failure("failed", f"agent error: {str(data.get('error') or data.get('detail'))[:200]!r}")
+                raise _Failure(
+                    "failed", f"agent error: {str(data.get('error') or data.get('detail'))[:200]!r}"
+                )
             raise _Failure("bad_response", "JSON body has neither 'response' nor 'interrupt'")
         if text:
             yield TextChunk(text)
         if interrupt is not None:
             try:
-                yield _interrupt_from(interrupt)
+                event = _interrupt_from(interrupt)
             except _Malformed as exc:
                 raise _Failure("bad_response", f"malformed interrupt: {exc}") from None
+            yield event
         yield DoneEvent()
 
     # --- errors ---------------------------------------------------------------------------
-    def _error(self, code: str, lang: str, cause: str, **params: object) -> ErrorEvent:
-        logger.warning("external agent %s failed [%s]: %s", self.display_url, code,
-                       self._redact(cause))
+    def _error(
+        self, code: str, lang: str, cause: str, *, exc_info: bool = False, **params: object
+    ) -> ErrorEvent:
+        """Log the technical cause (redacted), return the user's localised message."""
+        logger.warning(
+            "external agent %s failed [%s]: %s",
+            self.display_url,
+            code,
+            self._redact(cause),
+            exc_info=exc_info,
+        )
         return ErrorEvent(translate(f"agent.{code}", lang, **params), code=code)
 
     def _redact(self, text: str) -> str:
-        if self._token:
-            text = text.replace(self._token, "***")
+        for secret in self._secrets:
+            text = text.replace(secret, "***")
         return text
 
     def _log_retry(self, state: Any) -> None:
         exc = state.outcome.exception() if state.outcome else None
-        logger.warning("external agent %s: attempt %d failed (%s), retrying", self.display_url,
-                       state.attempt_number, type(exc).__name__)
+        logger.warning(
+            "external agent %s: attempt %d failed (%s), retrying",
+            self.display_url,
+            state.attempt_number,
+            type(exc).__name__,
+        )
 
 
 # --- parsing -------------------------------------------------------------------------------
@@ -419,7 +437,7 @@ async def _drain(events: AsyncIterator[ServerSentEvent]) -> None:
         async with asyncio.timeout(_DRAIN_TIMEOUT_S):
             async for _ in events:
                 ignored += 1
-    except (Exception, TimeoutError):
+    except (httpx.HTTPError, _Failure, TimeoutError):
         return
     if ignored:
         logger.debug("external agent: ignored %d event(s) after 'done'", ignored)
@@ -441,8 +459,14 @@ async def _read_body(response: httpx.Response, limit: int, *, truncate: bool = F
 
 
 def _status_code_key(status: int) -> str:
-    return {401: "unauthorized", 403: "unauthorized", 404: "not_found", 405: "not_found",
-            413: "too_long", 429: "busy"}.get(status, "http_error")
+    return {
+        401: "unauthorized",
+        403: "unauthorized",
+        404: "not_found",
+        405: "not_found",
+        413: "too_long",
+        429: "busy",
+    }.get(status, "http_error")
 
 
 def _classify(exc: BaseException, progress: _Progress) -> str:
@@ -491,8 +515,12 @@ def event_to_marker(event: AgentEvent) -> str | None:
         return STEP_PREFIX + event.message
     if isinstance(event, InterruptEvent):
         return INTERRUPT_PREFIX + json.dumps(
-            {"prompt": event.prompt, "choices": event.choices, "kind": event.kind,
-             "payload": event.payload},
+            {
+                "prompt": event.prompt,
+                "choices": event.choices,
+                "kind": event.kind,
+                "payload": event.payload,
+            },
             ensure_ascii=False,
         )
     if isinstance(event, ErrorEvent):
@@ -503,10 +531,10 @@ def event_to_marker(event: AgentEvent) -> str | None:
 def marker_to_event(text: str) -> TextChunk | ToolCallEvent | InterruptEvent:
     """Inverse of `event_to_marker` for UIs that receive strings (errors read back as text)."""
     if text.startswith(STEP_PREFIX):
-        return ToolCallEvent(text[len(STEP_PREFIX):])
+        return ToolCallEvent(text[len(STEP_PREFIX) :])
     if text.startswith(INTERRUPT_PREFIX):
         try:
-            data = json.loads(text[len(INTERRUPT_PREFIX):])
+            data = json.loads(text[len(INTERRUPT_PREFIX) :])
             return InterruptEvent(
                 prompt=str(data["prompt"]),
                 choices=[str(c) for c in data.get("choices") or []],

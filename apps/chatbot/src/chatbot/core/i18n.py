@@ -8,7 +8,7 @@ translation is visible in review instead of crashing a conversation.
 
 from __future__ import annotations
 
-from typing import Mapping
+from collections.abc import Mapping
 
 DEFAULT_LANGUAGE = "en"
 SUPPORTED_LANGUAGES = ("en", "fr")
@@ -39,9 +39,7 @@ MESSAGES: Mapping[str, Mapping[str, str]] = {
         "agent.failed": (
             "The agent ran into a problem while handling your request. Please try again."
         ),
-        "agent.unexpected": (
-            "Something went wrong while contacting the agent. Please try again."
-        ),
+        "agent.unexpected": ("Something went wrong while contacting the agent. Please try again."),
         # orchestrator / UI
         "handoff": "Handing you over to the coach…",
         "mode.NORMAL": "Mode: help center",
@@ -50,13 +48,10 @@ MESSAGES: Mapping[str, Mapping[str, str]] = {
         "error.generic": "Something went wrong. Please try again.",
     },
     "fr": {
-        "agent.unreachable": (
-            "L'agent est injoignable pour le moment. Réessayez dans un instant."
-        ),
+        "agent.unreachable": ("L'agent est injoignable pour le moment. Réessayez dans un instant."),
         "agent.timeout": "L'agent n'a pas répondu à temps. Veuillez réessayer.",
         "agent.idle_timeout": (
-            "L'agent a cessé de répondre : sa réponse est peut-être incomplète. "
-            "Veuillez réessayer."
+            "L'agent a cessé de répondre : sa réponse est peut-être incomplète. Veuillez réessayer."
         ),
         "agent.interrupted": (
             "La connexion avec l'agent a été coupée : sa réponse est peut-être incomplète. "
@@ -78,9 +73,7 @@ MESSAGES: Mapping[str, Mapping[str, str]] = {
         "agent.failed": (
             "L'agent a rencontré un problème en traitant votre demande. Veuillez réessayer."
         ),
-        "agent.unexpected": (
-            "Une erreur est survenue en contactant l'agent. Veuillez réessayer."
-        ),
+        "agent.unexpected": ("Une erreur est survenue en contactant l'agent. Veuillez réessayer."),
         "handoff": "Je vous mets en relation avec le coach…",
         "mode.NORMAL": "Mode : centre d'aide",
         "mode.ALTER": "Mode : coach",
