@@ -12,6 +12,11 @@ from chatbot.ui.render import CHOICE_ACTION
 handlers.startup()
 
 
+@cl.on_app_shutdown
+async def on_app_shutdown() -> None:
+    await handlers.shutdown()
+
+
 @cl.data_layer
 def data_layer() -> Any:
     return handlers.data_layer()

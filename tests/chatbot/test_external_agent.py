@@ -7,6 +7,7 @@ import contextlib
 import dataclasses
 import json
 import logging
+import re
 import time
 from collections.abc import AsyncIterator, Callable, Iterator
 from typing import Any
@@ -24,11 +25,12 @@ from chatbot.core.external_agent import (
     marker_to_event,
 )
 from chatbot.core.i18n import MESSAGES, normalise_language, translate
+from httpx_sse import ServerSentEvent
 from relais.events import DoneEvent, ErrorEvent, InterruptEvent, TextChunk, ToolCallEvent
 from relais.settings import Settings, get_settings
 
 from tests.chatbot import agent_behaviours as behaviours
-from tests.conftest import free_port
+from tests.conftest import REPO_ROOT, free_port
 from tests.servers import serve
 
 TOKEN = "s3cret-t0ken-value"
@@ -523,3 +525,58 @@ def test_every_error_code_has_a_message():
         assert f"agent.{code}" in MESSAGES["en"]
     for status in (401, 403, 404, 413, 429, 500, 502):
         assert f"agent.{ea._status_code_key(status)}" in MESSAGES["en"]
+
+
+def test_every_translation_key_used_in_the_chatbot_exists():
+    """Keys used by the app's code must not drift from the catalogue."""
+    pattern = re.compile(r"""translate\(\s*["']([\w.]+)["']""")
+    used = {
+        key
+        for path in (REPO_ROOT / "apps" / "chatbot" / "src").rglob("*.py")
+        for key in pattern.findall(path.read_text(encoding="utf-8"))
+    }
+    assert "handoff" in MESSAGES["en"]
+    missing = {key for key in used for lang in MESSAGES if key not in MESSAGES[lang]}
+    assert not missing, f"untranslated keys: {sorted(missing)}"
+
+
+@pytest.mark.parametrize(
+    ("event", "data", "expected"),
+    [
+        ("message", "just text", TextChunk("just text")),
+        ("message", '"a JSON string"', TextChunk("a JSON string")),
+        ("message", "{ braces in code }", TextChunk("{ braces in code }")),
+        ("message", '{"content": ""}', None),
+        ("tool_call", "search(q=x)", ToolCallEvent("search(q=x)")),
+        ("interrupt", "Anything else?", InterruptEvent("Anything else?")),
+        (
+            "interrupt",
+            json.dumps({"value": {"question": "Diet?", "options": [{"label": "Vegan"}]}}),
+            InterruptEvent(
+                "Diet?",
+                ["Vegan"],
+                "constraints",
+                {"question": "Diet?", "options": [{"label": "Vegan"}]},
+            ),
+        ),
+        ("heartbeat", "{}", None),
+    ],
+)
+def test_event_parsing_variants(event, data, expected):
+    assert ea._parse_event(ServerSentEvent(event=event, data=data)) == expected
+
+
+@pytest.mark.parametrize(
+    ("event", "data"),
+    [
+        ("message", '{"content": "unterminated'),
+        ("message", '{"other": 1}'),
+        ("tool_call", "{broken"),
+        ("interrupt", '{"choices": ["a"]}'),
+        ("interrupt", '{"prompt": "p", "choices": "a"}'),
+        ("interrupt", "42"),
+    ],
+)
+def test_malformed_event_data_is_rejected(event, data):
+    with pytest.raises(ea._Malformed):
+        ea._parse_event(ServerSentEvent(event=event, data=data))

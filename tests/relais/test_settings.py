@@ -56,6 +56,9 @@ def test_blank_values_mean_unset(monkeypatch: pytest.MonkeyPatch) -> None:
 def test_env_example_documents_every_setting() -> None:
     text = (REPO_ROOT / ".env.example").read_text()
     documented = {line.split("=", 1)[0] for line in text.splitlines() if line and not line.startswith("#") and "=" in line}
+    from debate.config import CONFIG_FILE_ENV, ENV_PREFIX, DebateConfig
+
     expected = {name.upper() for name in Settings.model_fields}
+    expected |= {ENV_PREFIX + name.upper() for name in DebateConfig.model_fields} | {CONFIG_FILE_ENV}
     assert expected <= documented, f"missing from .env.example: {sorted(expected - documented)}"
     assert documented <= expected, f"unknown in .env.example: {sorted(documented - expected)}"

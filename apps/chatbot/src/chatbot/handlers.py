@@ -62,6 +62,13 @@ def startup() -> None:
     ensure_auth_secret(settings)
 
 
+async def shutdown() -> None:
+    """Close pooled connections (external agent client)."""
+    from chatbot.core.external_agent import aclose_client
+
+    await aclose_client()
+
+
 _layer: Any = None
 
 

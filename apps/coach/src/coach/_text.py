@@ -23,12 +23,16 @@ _PUNCT = re.compile(r"[^a-z0-9\-\s]+")
 _SPACES = re.compile(r"\s+")
 
 
-def normalize(text: str) -> str:
-    """Lower-case, accent-free, apostrophes and punctuation turned into spaces (hyphens kept)."""
+def fold(text: str) -> str:
+    """Lower-case and accent-free (œ → oe), nothing else changed."""
     text = text.translate(_LIGATURES).lower()
     text = unicodedata.normalize("NFKD", text)
-    text = "".join(ch for ch in text if not unicodedata.combining(ch))
-    text = text.replace("'", " ")
+    return "".join(ch for ch in text if not unicodedata.combining(ch))
+
+
+def normalize(text: str) -> str:
+    """Lower-case, accent-free, apostrophes and punctuation turned into spaces (hyphens kept)."""
+    text = fold(text).replace("'", " ")
     text = _PUNCT.sub(" ", text)
     return _SPACES.sub(" ", text).strip()
 
@@ -52,7 +56,7 @@ def keyword_regex(keyword: str) -> re.Pattern[str]:
     if keyword.startswith("="):
         body = re.escape(normalize(keyword[1:]).replace(" ", "\0")).replace("\0", r"\s+")
         return re.compile(rf"(?<![a-z0-9\-]){body}(?![a-z0-9\-])")
-    parts = keyword.split()
+    parts = fold(keyword).split()
     body = r"\s+".join(_part_regex(p) for p in parts)
     return re.compile(rf"(?<![a-z0-9]){body}(?![a-z0-9])")
 

@@ -12,7 +12,7 @@ from coach._text import tokens
 Language = Literal["en", "fr"]
 
 _FR = frozenset(
-    """je j me m moi mon ma mes tu te ton ta tes vous votre vos nous notre nos il elle on le la les
+    """je j moi mon ma mes tu te ton ta tes vous votre vos nous notre nos il elle le la les
     un une des du de d au aux et est suis es sont ai as avons avez ont pour avec sans dans sur
     que qu quoi qui quel quelle quels quelles comment pourquoi ne n pas plus ce cette ces c ca
     ici aussi mais ou donc car tres bien merci bonjour salut veux voudrais peux pouvez dois
@@ -20,8 +20,8 @@ _FR = frozenset(
     propose proposer conseil conseils entrainement musculation blessure allergie oui non""".split()
 )
 _EN = frozenset(
-    """i i m me my mine you your we our he she it they the a an and is am are was were be have has
-    for with without in on at to of from what which who how why should could would can will do
+    """i my mine you your we our he she it they the an and is am are was were be have has
+    for with without in at to of from what which who how why should could would can will do
     does not no this that these those please thanks thank hello hi want need give suggest
     eat food meal plan workout training week days times adjust add nothing yes injury allergy""".split()
 )

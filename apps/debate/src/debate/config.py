@@ -10,7 +10,8 @@ from __future__ import annotations
 import json
 import os
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any
+from collections.abc import Mapping
 
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, field_validator
@@ -29,11 +30,14 @@ class DebateConfig(BaseModel):
     version: str = Field("v1", description="Experiment label, recorded with every run.")
     model_name: str | None = Field(
         None,
-        description="provider:model for init_chat_model; None = the app's model (RELAIS_MODEL / Mistral).",
+        description="provider:model for init_chat_model; None = the app's model "
+        "(RELAIS_MODEL / Mistral).",
     )
     temperature: float = Field(1.0, ge=0.0, le=2.0)
     max_tokens: int = Field(4096, ge=64)
-    max_retries: int = Field(10, ge=1, description="Attempts per LLM node (tenacity stop_after_attempt).")
+    max_retries: int = Field(
+        10, ge=1, description="Attempts per LLM node (tenacity stop_after_attempt)."
+    )
     retry_multiplier: float = Field(2.0, ge=0.0)
     retry_wait_min: float = Field(4.0, ge=0.0)
     retry_wait_max: float = Field(60.0, ge=0.0)
@@ -70,7 +74,7 @@ class DebateConfig(BaseModel):
         env: Mapping[str, str] | None = None,
         dotenv: str | Path | None = ".env",
         **overrides: Any,
-    ) -> "DebateConfig":
+    ) -> DebateConfig:
         """Merge defaults, file, `.env`, environment and non-None overrides (in that order)."""
         environ = dict(os.environ if env is None else env)
         if dotenv is not None and Path(dotenv).is_file():
@@ -95,6 +99,8 @@ def read_config_file(path: Path) -> dict[str, Any]:
     if data is None:
         return {}
     if not isinstance(data, dict):
-        raise ValueError(f"{path}: expected a mapping of debate settings, got {type(data).__name__}")
+        raise ValueError(
+            f"{path}: expected a mapping of debate settings, got {type(data).__name__}"
+        )
     section = data.get("debate")  # a shared config file may nest our keys under `debate:`
     return dict(section) if isinstance(section, dict) else dict(data)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Union
+from typing import Any
 
 from debate.schemas import Team
 
@@ -101,7 +101,14 @@ class DebateFailed:
     resumable: bool = True
 
 
-DebateEvent = Union[
-    RunStarted, RoundStarted, StepStarted, StepDone, RetryScheduled, ArgumentPublished,
-    LoopLocked, DebateFinished, DebateFailed,
-]
+DebateEvent = (
+    RunStarted
+    | RoundStarted
+    | StepStarted
+    | StepDone
+    | RetryScheduled
+    | ArgumentPublished
+    | LoopLocked
+    | DebateFinished
+    | DebateFailed
+)

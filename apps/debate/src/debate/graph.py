@@ -7,12 +7,14 @@
     pros_publish | pros_forfeit → cons_draft
     cons_publish | cons_forfeit ─next_round→ pros_draft, ─end→ END
 
-The two critique edges read `is_approved` (as `verdict`) from the critique's structured output.
+The two critique edges read `is_approved`, copied into the state from the critique's
+structured output.
 """
 
 from __future__ import annotations
 
-from typing import Any, Callable, Literal, Protocol
+from typing import Any, Literal, Protocol
+from collections.abc import Callable
 
 from langchain_core.language_models import BaseChatModel
 from langgraph.graph import END, START, StateGraph
@@ -33,9 +35,11 @@ class ModelFactory(Protocol):
     ) -> BaseChatModel | None: ...
 
 
-def route_after_critique(cap: int) -> Callable[[DebateState], Literal["approved", "rejected", "loop_lock"]]:
+def route_after_critique(
+    cap: int,
+) -> Callable[[DebateState], Literal["approved", "rejected", "loop_lock"]]:
     def route(state: DebateState) -> Literal["approved", "rejected", "loop_lock"]:
-        if state["verdict"] == "approved":
+        if state["is_approved"]:
             return "approved"
         return "loop_lock" if state["attempt"] >= cap else "rejected"
 
@@ -58,22 +62,46 @@ def build_state_graph(get_ctx: Callable[[], NodeContext], refinement_cap: int) -
         graph.add_conditional_edges(
             f"{team}_critique",
             route_after_critique(refinement_cap),
-            {"approved": f"{team}_publish", "rejected": f"{team}_persona", "loop_lock": f"{team}_forfeit"},
+            {
+                "approved": f"{team}_publish",
+                "rejected": f"{team}_persona",
+                "loop_lock": f"{team}_forfeit",
+            },
         )
     graph.add_edge(START, "pros_draft")
     graph.add_edge("pros_publish", "cons_draft")
     graph.add_edge("pros_forfeit", "cons_draft")
     for done in ("cons_publish", "cons_forfeit"):
-        graph.add_conditional_edges(done, route_after_cons, {"next_round": "pros_draft", "end": END})
+        graph.add_conditional_edges(
+            done, route_after_cons, {"next_round": "pros_draft", "end": END}
+        )
     return graph
 
 
-def make_models(model_factory: ModelFactory, config: DebateConfig) -> tuple[BaseChatModel, BaseChatModel]:
+class ModelSetupError(RuntimeError):
+    """The configured model could not be created (provider package missing, key absent...)."""
+
+
+def make_models(
+    model_factory: ModelFactory, config: DebateConfig
+) -> tuple[BaseChatModel, BaseChatModel]:
     """The debaters' model and the thinker's (same model, `max_tokens=thinking_budget`)."""
-    debater = model_factory(model_name=config.model_name, temperature=config.temperature,
-                            max_tokens=config.max_tokens)
-    thinker = model_factory(model_name=config.model_name, temperature=config.temperature,
-                            max_tokens=config.thinking_budget)
+    try:
+        debater = model_factory(
+            model_name=config.model_name,
+            temperature=config.temperature,
+            max_tokens=config.max_tokens,
+        )
+        thinker = model_factory(
+            model_name=config.model_name,
+            temperature=config.temperature,
+            max_tokens=config.thinking_budget,
+        )
+    except ModelNotConfigured:
+        raise
+    except Exception as exc:
+        name = config.model_name or "the configured model"
+        raise ModelSetupError(f"cannot create {name}: {type(exc).__name__}: {exc}") from exc
     if debater is None or thinker is None:
         raise ModelNotConfigured("A debate")
     return debater, thinker

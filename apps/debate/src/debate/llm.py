@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import asyncio
 from dataclasses import dataclass, replace
-from typing import Any, Callable, Sequence, TypeVar
+from typing import Any, TypeVar
+from collections.abc import Callable, Sequence
 
 from langchain_core.exceptions import OutputParserException
 from langchain_core.language_models import BaseChatModel
@@ -53,7 +54,9 @@ def coerce(schema: type[S], result: Any) -> S:
         result = result.model_dump()
     if isinstance(result, dict):
         return schema.model_validate(result)
-    raise ModelOutputError(f"expected a {schema.__name__}, the model returned {type(result).__name__}")
+    raise ModelOutputError(
+        f"expected a {schema.__name__}, the model returned {type(result).__name__}"
+    )
 
 
 @dataclass(frozen=True)
@@ -95,7 +98,9 @@ class StructuredCaller:
                 with attempt:
                     tries = attempt.retry_state.attempt_number
                     pending = runnable.ainvoke(list(messages))
-                    raw = await (asyncio.wait_for(pending, self.timeout_s) if self.timeout_s else pending)
+                    raw = await (
+                        asyncio.wait_for(pending, self.timeout_s) if self.timeout_s else pending
+                    )
                     output = coerce(schema, raw)
                     if check is not None:
                         check(output)

@@ -119,7 +119,9 @@ class TeamMemory:
                 return PersonaCard.model_validate(decision["persona"])
         return None
 
-    def record_persona(self, round_: int, attempt: int, output: PersonaOutput) -> tuple[PersonaCard, bool]:
+    def record_persona(
+        self, round_: int, attempt: int, output: PersonaOutput
+    ) -> tuple[PersonaCard, bool]:
         """Store the decision; returns the persona now in force and whether it changed."""
         previous = self.persona(before=(round_, attempt))
         if output.decision == "keep" and previous is not None:
@@ -162,9 +164,16 @@ class TeamMemory:
         return None
 
     # --- critique.json -------------------------------------------------------------------
-    def record_critique(self, round_: int, attempt: int, audited: str, output: CritiqueOutput) -> None:
+    def record_critique(
+        self, round_: int, attempt: int, audited: str, output: CritiqueOutput
+    ) -> None:
         doc = read_json(self.critique_path, {"team": self.team, "entries": []})
-        entry = {"round": round_, "attempt": attempt, "audited_argument": audited, **output.model_dump()}
+        entry = {
+            "round": round_,
+            "attempt": attempt,
+            "audited_argument": audited,
+            **output.model_dump(),
+        }
         doc["entries"] = _upsert(doc["entries"], entry)
         write_json_atomic(self.critique_path, doc)
 
@@ -175,7 +184,9 @@ class TeamMemory:
     def ensure(self) -> None:
         """Create the three files empty, so a fresh run directory shows its full layout."""
         if not self.persona_path.exists():
-            write_json_atomic(self.persona_path, {"team": self.team, "current": None, "decisions": []})
+            write_json_atomic(
+                self.persona_path, {"team": self.team, "current": None, "decisions": []}
+            )
         for path in (self.thinking_path, self.critique_path):
             if not path.exists():
                 write_json_atomic(path, {"team": self.team, "entries": []})

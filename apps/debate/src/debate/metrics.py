@@ -8,7 +8,8 @@
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from typing import Any
+from collections.abc import Mapping
 
 
 def compute_metrics(state: Mapping[str, Any]) -> dict[str, Any]:
@@ -29,7 +30,8 @@ def compute_metrics(state: Mapping[str, Any]) -> dict[str, Any]:
         "mean_refinements_per_approved": None if mean_passes is None else round(mean_passes - 1, 4),
         "mean_passes_per_approved": None if mean_passes is None else round(mean_passes, 4),
         "persona_changes": {
-            team: sum(1 for d in decisions if d["team"] == team and d["changed"]) for team in ("pros", "cons")
+            team: sum(1 for d in decisions if d["team"] == team and d["changed"])
+            for team in ("pros", "cons")
         },
         "llm_calls": int(state.get("llm_calls") or 0),
         "retries": int(state.get("retries") or 0),
@@ -51,7 +53,10 @@ def format_metrics(metrics: Mapping[str, Any]) -> str:
     rows = [
         ("Rounds completed", f"{metrics['rounds_completed']} / {metrics['rounds_planned']}"),
         ("Arguments approved", f"{metrics['arguments_approved']} / {metrics['turns']} turns"),
-        ("Loop-lock rate", f"{show(metrics['loop_lock_rate'])} ({metrics['loop_locks']} loop-lock(s))"),
+        (
+            "Loop-lock rate",
+            f"{show(metrics['loop_lock_rate'])} ({metrics['loop_locks']} loop-lock(s))",
+        ),
         ("Mean refinements per approved argument", show(metrics["mean_refinements_per_approved"])),
         ("Persona changes (Pros / Cons)", f"{changes.get('pros', 0)} / {changes.get('cons', 0)}"),
         ("LLM calls (retries)", f"{metrics['llm_calls']} ({metrics['retries']})"),

@@ -73,9 +73,15 @@ class TeamView:
 def system_prompt(node: str, view: TeamView, extra: str = "") -> str:
     side = "FOR" if view.team == "pros" else "AGAINST"
     lines = [
-        f"You are the {node.upper()} agent of the {view.team.upper()} team in a formal two-team debate.",
+        (
+            f"You are the {node.upper()} agent of the {view.team.upper()} team "
+            "in a formal two-team debate."
+        ),
         f'Motion: "{view.motion}"',
-        f"Your team ({team_label(view.team)}) argues {side} the motion. Round {view.round} of {view.rounds}.",
+        (
+            f"Your team ({team_label(view.team)}) argues {side} the motion. "
+            f"Round {view.round} of {view.rounds}."
+        ),
         "Write in the language of the motion.",
         "",
         _ROLE_TEXT[node],
@@ -89,7 +95,11 @@ def render_transcript(arguments: list[PublishedArgument]) -> str:
     if not arguments:
         return "(no argument published yet)"
     shown = arguments[-TRANSCRIPT_WINDOW:]
-    head = [f"({len(arguments) - len(shown)} earlier arguments not shown)"] if len(arguments) > len(shown) else []
+    head = (
+        [f"({len(arguments) - len(shown)} earlier arguments not shown)"]
+        if len(arguments) > len(shown)
+        else []
+    )
     return "\n\n".join(head + [_render_argument(a) for a in shown])
 
 
@@ -131,9 +141,13 @@ def _common(view: TeamView) -> list[str]:
     latest = _opponent_latest(view)
     return [
         _section("Public transcript so far", render_transcript(view.transcript)),
-        _section("Opponent's latest argument", _render_argument(latest) if latest else "(none yet)"),
+        _section(
+            "Opponent's latest argument", _render_argument(latest) if latest else "(none yet)"
+        ),
         _section("Your persona", render_persona(view.persona)),
-        _section("Evidence your team already used in earlier rounds", _bullets(view.own_earlier_evidence)),
+        _section(
+            "Evidence your team already used in earlier rounds", _bullets(view.own_earlier_evidence)
+        ),
     ]
 
 
@@ -141,7 +155,9 @@ def draft_messages(view: TeamView) -> list[BaseMessage]:
     return _messages(system_prompt("draft", view), _common(view))
 
 
-def persona_messages(view: TeamView, feedback: str | None, changes_so_far: int) -> list[BaseMessage]:
+def persona_messages(
+    view: TeamView, feedback: str | None, changes_so_far: int
+) -> list[BaseMessage]:
     sections = _common(view)
     sections.append(_section("Persona changes your team made so far", str(changes_so_far)))
     if feedback:
@@ -150,8 +166,12 @@ def persona_messages(view: TeamView, feedback: str | None, changes_so_far: int) 
 
 
 def thinking_messages(
-    view: TeamView, draft: str, evidence: list[str], feedback: str | None,
-    suggestion: str | None, budget_tokens: int,
+    view: TeamView,
+    draft: str,
+    evidence: list[str],
+    feedback: str | None,
+    suggestion: str | None,
+    budget_tokens: int,
 ) -> list[BaseMessage]:
     sections = _common(view) + [
         _section("Draft to stress-test", draft),
@@ -166,8 +186,12 @@ def thinking_messages(
 
 
 def critique_messages(
-    view: TeamView, argument: str, evidence: list[str], notes: str,
-    previous_own: PublishedArgument | None, repeated: list[tuple[str, str]],
+    view: TeamView,
+    argument: str,
+    evidence: list[str],
+    notes: str,
+    previous_own: PublishedArgument | None,
+    repeated: list[tuple[str, str]],
 ) -> list[BaseMessage]:
     sections = _common(view) + [
         _section("Argument under audit", argument),
@@ -192,7 +216,9 @@ def _words(text: str) -> set[str]:
     return {w for w in _WORD.findall(text.lower()) if len(w) > 2}
 
 
-def repeated_evidence(current: list[str], earlier: list[str], threshold: float = 0.6) -> list[tuple[str, str]]:
+def repeated_evidence(
+    current: list[str], earlier: list[str], threshold: float = 0.6
+) -> list[tuple[str, str]]:
     """Pairs (current, earlier) whose word sets overlap enough to count as the same evidence.
 
     Overlap is |A∩B| / min(|A|, |B|), so a reworded or trimmed citation of the same source

@@ -18,13 +18,20 @@ from __future__ import annotations
 import asyncio
 import re
 import uuid
-from datetime import datetime, timezone
+from datetime import datetime, UTC
 from pathlib import Path
-from typing import Any, AsyncIterator, Mapping
+from typing import Any
+from collections.abc import AsyncIterator, Mapping
 
 from debate.config import DebateConfig
 from debate.events import DebateEvent, DebateFailed, DebateFinished, RunStarted
-from debate.graph import ModelFactory, build_debate_graph, make_models, mermaid_diagram, recursion_limit
+from debate.graph import (
+    ModelFactory,
+    build_debate_graph,
+    make_models,
+    mermaid_diagram,
+    recursion_limit,
+)
 from debate.memory import DebateMemory, read_json, write_json_atomic
 from debate.metrics import compute_metrics
 from debate.state import initial_state
@@ -48,7 +55,15 @@ def default_out_dir(motion: str, base: Path | None = None) -> Path:
 
         base = get_settings().data_dir / "debates"
     slug = re.sub(r"[^\w]+", "-", motion.lower(), flags=re.UNICODE).strip("-")[:40] or "debate"
-    return base / f"{datetime.now(timezone.utc).strftime('%Y%m%d-%H%M%S')}-{slug}"
+    return base / f"{datetime.now(UTC).strftime('%Y%m%d-%H%M%S')}-{slug}"
+
+
+def stored_config(out_dir: str | Path) -> DebateConfig:
+    """The config a run in `out_dir` was started with (to resume it, possibly with changes)."""
+    record = read_json(Path(out_dir) / RUN_FILE, None)
+    if not record:
+        raise RunError(f"nothing to resume in {out_dir}: no {RUN_FILE}")
+    return DebateConfig.model_validate(record["config"])
 
 
 def model_label(model: Any) -> str:
@@ -60,7 +75,7 @@ def model_label(model: Any) -> str:
 
 
 def _now() -> str:
-    return datetime.now(timezone.utc).isoformat(timespec="seconds")
+    return datetime.now(UTC).isoformat(timespec="seconds")
 
 
 def _update_run(out_dir: Path, **changes: Any) -> dict[str, Any]:
@@ -70,14 +85,17 @@ def _update_run(out_dir: Path, **changes: Any) -> dict[str, Any]:
     return record
 
 
-def finalize(out_dir: Path, motion: str, values: Mapping[str, Any], status: str, error: str | None = None) -> tuple[str, dict[str, Any]]:
+def finalize(
+    out_dir: Path, motion: str, values: Mapping[str, Any], status: str, error: str | None = None
+) -> tuple[str, dict[str, Any]]:
     """Write transcript.md, metrics.json and the run status; returns (transcript, metrics)."""
     memory = DebateMemory(out_dir)
     metrics = compute_metrics(values)
     transcript = render_transcript(motion, memory.shared.arguments(), values, metrics, status)
     (out_dir / TRANSCRIPT_FILE).write_text(transcript, encoding="utf-8")
-    write_json_atomic(out_dir / METRICS_FILE, metrics)
-    _update_run(out_dir, status=status, error=error)
+    record = _update_run(out_dir, status=status, error=error)
+    identity = {k: record.get(k) for k in ("motion", "version", "model", "status")}
+    write_json_atomic(out_dir / METRICS_FILE, {**identity, **metrics})
     return transcript, metrics
 
 
@@ -91,8 +109,10 @@ async def run_debate(
 ) -> AsyncIterator[DebateEvent]:
     """Stream a debate's events; ends with `DebateFinished` or `DebateFailed`.
 
-    Raises `ModelNotConfigured` (before touching the disk) when no model is available, and
-    `RunError` for an unusable directory. `model_factory` defaults to `relais.models.chat_model`.
+    Raises `ModelNotConfigured` / `ModelSetupError` (before touching the disk) when no model
+    is available, and `RunError` for an unusable directory. `model_factory` defaults to
+    `relais.models.chat_model`. On resume, `config` (e.g. `stored_config(dir)` with another
+    `model_name`) replaces the stored one; the number of rounds stays the run's own.
     """
     out = Path(out_dir)
     if model_factory is None:
@@ -104,7 +124,7 @@ async def run_debate(
         if not record:
             raise RunError(f"nothing to resume in {out}: no {RUN_FILE}")
         motion, thread_id = record["motion"], record["thread_id"]
-        config = DebateConfig.model_validate(record["config"])
+        config = config or DebateConfig.model_validate(record["config"])
     else:
         if not motion or not motion.strip():
             raise RunError("the motion is empty")
@@ -120,41 +140,55 @@ async def run_debate(
     memory.ensure()
     (out / GRAPH_FILE).write_text(mermaid_diagram(config), encoding="utf-8")
     if resume:
-        _update_run(out, status="running", error=None)
+        _update_run(out, status="running", error=None, config=config.model_dump())
     else:
-        write_json_atomic(out / RUN_FILE, {
-            "motion": motion, "thread_id": thread_id, "version": config.version,
-            "model": model_label(debater), "config": config.model_dump(), "status": "running",
-            "error": None, "started_at": _now(), "updated_at": _now(),
-        })
+        write_json_atomic(
+            out / RUN_FILE,
+            {
+                "motion": motion,
+                "thread_id": thread_id,
+                "version": config.version,
+                "model": model_label(debater),
+                "config": config.model_dump(),
+                "status": "running",
+                "error": None,
+                "started_at": _now(),
+                "updated_at": _now(),
+            },
+        )
 
     from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver
 
+    final: DebateEvent
     async with AsyncSqliteSaver.from_conn_string(str(out / CHECKPOINT_FILE)) as saver:
         graph = build_debate_graph(model_factory, config, memory, saver)
         snapshot = await graph.aget_state({"configurable": {"thread_id": thread_id}})
         values: Mapping[str, Any] = snapshot.values or {}
         rounds = int(values.get("rounds") or config.rounds)
-        run_config = {"configurable": {"thread_id": thread_id}, "recursion_limit": recursion_limit(config, rounds)}
+        run_config = {
+            "configurable": {"thread_id": thread_id},
+            "recursion_limit": recursion_limit(config, rounds),
+        }
         if values and not snapshot.next:  # resumed a finished run: just report it
             transcript, metrics = finalize(out, motion, values, "completed")
-            yield DebateFinished(metrics, out, transcript)
-            return
-        graph_input = None if values else initial_state(motion, config.rounds)
-        resume_at = (int(values["round"]), str(values["team"])) if values else None
-        yield RunStarted(motion, rounds, out, model_label(debater), bool(values), resume_at)
-        try:
-            async for event in graph.astream(graph_input, run_config, stream_mode="custom"):
-                yield event
-        except Exception as exc:  # noqa: BLE001 - every failure ends the run the same way
-            message = str(exc) or type(exc).__name__
-            values = (await graph.aget_state(run_config)).values or {}
-            transcript, metrics = finalize(out, motion, values, "failed", message)
-            yield DebateFailed(message, out, transcript, metrics, resumable=True)
-            return
-        except (asyncio.CancelledError, GeneratorExit):
-            _update_run(out, status="interrupted", error="stopped before the end")
-            raise
-        values = (await graph.aget_state(run_config)).values
-        transcript, metrics = finalize(out, motion, values, "completed")
-        yield DebateFinished(metrics, out, transcript)
+            final = DebateFinished(metrics, out, transcript)
+        else:
+            graph_input = None if values else initial_state(motion, config.rounds)
+            resume_at = (int(values["round"]), str(values["team"])) if values else None
+            yield RunStarted(motion, rounds, out, model_label(debater), bool(values), resume_at)
+            try:
+                async for event in graph.astream(graph_input, run_config, stream_mode="custom"):
+                    yield event
+            except Exception as exc:  # noqa: BLE001 - every failure ends the run the same way
+                message = str(exc) or type(exc).__name__
+                values = (await graph.aget_state(run_config)).values or {}
+                transcript, metrics = finalize(out, motion, values, "failed", message)
+                final = DebateFailed(message, out, transcript, metrics, resumable=True)
+            except (asyncio.CancelledError, GeneratorExit):
+                _update_run(out, status="interrupted", error="stopped before the end")
+                raise
+            else:
+                values = (await graph.aget_state(run_config)).values
+                transcript, metrics = finalize(out, motion, values, "completed")
+                final = DebateFinished(metrics, out, transcript)
+    yield final  # outside the checkpointer's context: a consumer stopping here leaves nothing open

@@ -25,7 +25,9 @@ def team_label(team: Team) -> str:
 class DraftOutput(BaseModel):
     """The team's first version of this round's argument."""
 
-    argument: str = Field(min_length=1, description="The argument, as it would be said in the debate.")
+    argument: str = Field(
+        min_length=1, description="The argument, as it would be said in the debate."
+    )
     evidence: list[str] = Field(
         default_factory=list, description="Each fact, example or source the argument rests on."
     )
@@ -51,7 +53,9 @@ class PersonaOutput(BaseModel):
     persona: PersonaCard | None = Field(
         None, description="The new persona; required when evolving or when none exists yet."
     )
-    rationale: str = Field(min_length=1, description="Why keep or evolve, given the opponent's moves.")
+    rationale: str = Field(
+        min_length=1, description="Why keep or evolve, given the opponent's moves."
+    )
 
     @field_validator("decision", mode="before")
     @classmethod
@@ -59,7 +63,7 @@ class PersonaOutput(BaseModel):
         return value.strip().lower() if isinstance(value, str) else value
 
     @model_validator(mode="after")
-    def _evolve_needs_persona(self) -> "PersonaOutput":
+    def _evolve_needs_persona(self) -> PersonaOutput:
         if self.decision == "evolve" and self.persona is None:
             raise ValueError("decision 'evolve' needs the new persona")
         return self
@@ -73,13 +77,16 @@ class ThinkingOutput(BaseModel):
         default_factory=list, description="Evidence chains that are thin, unsourced or overstated."
     )
     rhetorical_inconsistencies: list[str] = Field(
-        default_factory=list, description="Tone or claims inconsistent with the persona or earlier rounds."
+        default_factory=list,
+        description="Tone or claims inconsistent with the persona or earlier rounds.",
     )
     notes: str = Field("", description="Private reasoning (never published).")
     revised_argument: str = Field(
         min_length=1, description="The argument after fixing what the stress test found."
     )
-    evidence: list[str] = Field(default_factory=list, description="The evidence the revision rests on.")
+    evidence: list[str] = Field(
+        default_factory=list, description="The evidence the revision rests on."
+    )
 
 
 class CritiqueOutput(BaseModel):
@@ -91,15 +98,17 @@ class CritiqueOutput(BaseModel):
     )
     revised_argument: str | None = Field(
         None,
-        description="Optional: on approval, the final wording to publish; on rejection, a suggested rewrite.",
+        description="Optional: on approval, the final wording to publish; "
+        "on rejection, a suggested rewrite.",
     )
     reasons: list[str] = Field(
         default_factory=list,
-        description="Rejection grounds, e.g. circular_logic, persona_inconsistency, evidence_reuse, weak_evidence.",
+        description="Rejection grounds, e.g. circular_logic, persona_inconsistency, "
+        "evidence_reuse, weak_evidence.",
     )
 
     @model_validator(mode="after")
-    def _rejection_needs_feedback(self) -> "CritiqueOutput":
+    def _rejection_needs_feedback(self) -> CritiqueOutput:
         if not self.is_approved and not self.critique_feedback.strip():
             raise ValueError("a rejection must say why (critique_feedback is empty)")
         return self

@@ -53,7 +53,7 @@ class DebateState(TypedDict):
     draft: Draft | None
     feedback: str | None  # the critique's last rejection (active team only)
     suggestion: str | None  # the critique's suggested rewrite, if any
-    verdict: Literal["approved", "rejected"] | None
+    is_approved: bool | None  # the critique's verdict, read by the conditional edges
     approved_text: str | None
     turns: Annotated[list[TurnRecord], operator.add]
     loop_locks: Annotated[list[LoopLockRecord], operator.add]
@@ -64,7 +64,19 @@ class DebateState(TypedDict):
 
 def initial_state(motion: str, rounds: int) -> DebateState:
     return DebateState(
-        motion=motion, rounds=rounds, round=1, team="pros", attempt=0, draft=None,
-        feedback=None, suggestion=None, verdict=None, approved_text=None, turns=[],
-        loop_locks=[], persona_decisions=[], llm_calls=0, retries=0,
+        motion=motion,
+        rounds=rounds,
+        round=1,
+        team="pros",
+        attempt=0,
+        draft=None,
+        feedback=None,
+        suggestion=None,
+        is_approved=None,
+        approved_text=None,
+        turns=[],
+        loop_locks=[],
+        persona_decisions=[],
+        llm_calls=0,
+        retries=0,
     )

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from typing import Any
+from collections.abc import Mapping
 
 from debate.memory import PublishedArgument
 from debate.metrics import format_metrics
@@ -27,6 +28,11 @@ def render_transcript(
             if arg.evidence:
                 lines += ["Evidence:", *[f"- {e}" for e in arg.evidence], ""]
         else:
-            lines += [header, "", f"_Forfeited: loop-lock after {turn['attempts']} refinement passes._", ""]
+            lines += [
+                header,
+                "",
+                f"_Forfeited: loop-lock after {turn['attempts']} refinement passes._",
+                "",
+            ]
     lines += ["## Metrics", "", format_metrics(metrics), ""]
     return "\n".join(lines)

@@ -1,1 +1,58 @@
-"""handoff_audit package."""
+"""Handoff audit receipts: six boundaries per handoff, a verdict with precedence, stored per thread.
+
+- `receipt`: the content-free `Receipt` schema and the content scan.
+- `classifier`: `classify(receipt, now) -> Verdict` (pure; no LangGraph, no Chainlit).
+- `builders`: receipts from plain values (`ReceiptBuilder`, `route_receipt`, `waiting_receipt`, ids).
+- `recorder`: `ReceiptStore` (SQLite under the data dir, JSONL export).
+- `verifiers`: task-specific result checks (`no_meat_when_vegetarian`, ...).
+- `render`: markdown for the UI; `replay`: the seed's eight cases.
+- `forward` / `langgraph_adapter`: evidence collectors for the orchestrator and LangGraph graphs.
+"""
+
+from handoff_audit.builders import (
+    ReceiptBuilder,
+    new_operation_id,
+    opaque_id,
+    owner_id,
+    present_keys,
+    resume_token_id,
+    route_receipt,
+    waiting_receipt,
+)
+from handoff_audit.classifier import BOUNDARIES, BoundaryResult, Verdict, VerdictCode, classify
+from handoff_audit.receipt import (
+    DestinationStart,
+    Receipt,
+    ResultCheck,
+    Wait,
+    assert_no_content,
+    content_problems,
+)
+from handoff_audit.recorder import ReceiptStore, UnsafeReceipt, read_receipts
+from handoff_audit.render import render_markdown
+
+__all__ = [
+    "BOUNDARIES",
+    "BoundaryResult",
+    "DestinationStart",
+    "Receipt",
+    "ReceiptBuilder",
+    "ReceiptStore",
+    "ResultCheck",
+    "UnsafeReceipt",
+    "Verdict",
+    "VerdictCode",
+    "Wait",
+    "assert_no_content",
+    "classify",
+    "content_problems",
+    "new_operation_id",
+    "opaque_id",
+    "owner_id",
+    "present_keys",
+    "read_receipts",
+    "render_markdown",
+    "resume_token_id",
+    "route_receipt",
+    "waiting_receipt",
+]

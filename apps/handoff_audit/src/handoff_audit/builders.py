@@ -14,9 +14,10 @@ from __future__ import annotations
 
 import hashlib
 import re
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta, timezone
-from typing import Any, Iterable, Mapping
+from datetime import UTC, datetime, timedelta
+from typing import Any
 
 from handoff_audit.receipt import DestinationStart, FinalState, Receipt, ResultCheck, Wait, as_utc
 
@@ -46,7 +47,11 @@ def owner_id(user_id: str | None, kind: str = "user") -> str | None:
     if user_id is None or not str(user_id).strip():
         return None
     text = str(user_id).strip()
-    return f"{kind}:{text}" if _SAFE_ID.match(text) else opaque_id(kind, text, length=16).replace("-", ":", 1)
+    return (
+        f"{kind}:{text}"
+        if _SAFE_ID.match(text)
+        else opaque_id(kind, text, length=16).replace("-", ":", 1)
+    )
 
 
 def present_keys(context: Mapping[str, Any] | Iterable[str]) -> list[str]:
@@ -65,7 +70,7 @@ def present_keys(context: Mapping[str, Any] | Iterable[str]) -> list[str]:
 
 
 def utcnow() -> datetime:
-    return datetime.now(timezone.utc)
+    return datetime.now(UTC)
 
 
 @dataclass
@@ -90,30 +95,32 @@ class ReceiptBuilder:
     wait: Wait | None = None
 
     # 1. handoff creation ---------------------------------------------------------------------
-    def routed(self, goto: str | None) -> "ReceiptBuilder":
+    def routed(self, goto: str | None) -> ReceiptBuilder:
         """Where the graph (or the orchestrator) actually sent control."""
         self.goto = goto
         return self
 
     # 2. after state reduction ----------------------------------------------------------------
-    def control(self, before: str | None, after: str | None) -> "ReceiptBuilder":
+    def control(self, before: str | None, after: str | None) -> ReceiptBuilder:
         self.control_before, self.control_after = before, after
         return self
 
-    def tool(self, call_id: str | None, message_call_id: str | None) -> "ReceiptBuilder":
+    def tool(self, call_id: str | None, message_call_id: str | None) -> ReceiptBuilder:
         self.tool_call_id, self.tool_message_call_id = call_id, message_call_id
         return self
 
     # 3. destination admission ----------------------------------------------------------------
-    def context(self, context: Mapping[str, Any] | Iterable[str]) -> "ReceiptBuilder":
+    def context(self, context: Mapping[str, Any] | Iterable[str]) -> ReceiptBuilder:
         """Record which context keys reached the destination (names only, values are dropped)."""
         self.context_keys_present = present_keys(context)
         return self
 
-    def started(self, node: str, at: datetime | None = None, attempt: int = 1) -> "ReceiptBuilder":
+    def started(self, node: str, at: datetime | None = None, attempt: int = 1) -> ReceiptBuilder:
         """First evidence that `node` began work; a later call for the same attempt is ignored."""
         if self.destination_start is None or self.destination_start.attempt != attempt:
-            self.destination_start = DestinationStart(node=node, started_at=at or utcnow(), attempt=attempt)
+            self.destination_start = DestinationStart(
+                node=node, started_at=at or utcnow(), attempt=attempt
+            )
         return self
 
     # 4. waiting checkpoint -------------------------------------------------------------------
@@ -126,20 +133,22 @@ class ReceiptBuilder:
         deadline_utc: datetime | None = None,
         ttl_s: float | None = None,
         now: datetime | None = None,
-    ) -> "ReceiptBuilder":
+    ) -> ReceiptBuilder:
         """Pause for a person; the deadline is given or computed as now + ttl_s."""
         if deadline_utc is None and ttl_s is not None:
             deadline_utc = as_utc(now or utcnow()) + timedelta(seconds=ttl_s)
-        self.wait = Wait(owner=owner, reason=reason, deadline_utc=deadline_utc, resume_token_id=resume_token_id)
+        self.wait = Wait(
+            owner=owner, reason=reason, deadline_utc=deadline_utc, resume_token_id=resume_token_id
+        )
         self.final_state = "waiting"
         return self
 
     # 5. task verification --------------------------------------------------------------------
-    def verified(self, verifier: str, passed: bool, at: datetime | None = None) -> "ReceiptBuilder":
+    def verified(self, verifier: str, passed: bool, at: datetime | None = None) -> ReceiptBuilder:
         self.result = ResultCheck(verifier=verifier, passed=passed, checked_at=at or utcnow())
         return self
 
-    def complete(self) -> "ReceiptBuilder":
+    def complete(self) -> ReceiptBuilder:
         """The destination says it is done (the verifier, not this claim, decides HEALTHY)."""
         self.final_state = "complete"
         return self
@@ -196,7 +205,9 @@ def route_receipt(
         declared_routes=list(declared_routes),
         required_context_keys=list(required_context_keys),
     )
-    builder.routed(goto).control(control_before, control_after).tool(tool_call_id, tool_message_call_id)
+    builder.routed(goto).control(control_before, control_after).tool(
+        tool_call_id, tool_message_call_id
+    )
     builder.context(context)
     if destination_node is not None:
         builder.started(destination_node, started_at, attempt)
@@ -240,11 +251,18 @@ def waiting_receipt(
         declared_routes=list(declared_routes),
         required_context_keys=list(required_context_keys),
     )
-    builder.routed(goto).control(control_before, control_after).tool(tool_call_id, tool_message_call_id)
+    builder.routed(goto).control(control_before, control_after).tool(
+        tool_call_id, tool_message_call_id
+    )
     builder.context(context)
     if destination_node is not None:
         builder.started(destination_node, started_at, attempt)
     builder.waiting(
-        owner=owner, reason=reason, resume_token_id=resume_token_id, deadline_utc=deadline_utc, ttl_s=ttl_s, now=now
+        owner=owner,
+        reason=reason,
+        resume_token_id=resume_token_id,
+        deadline_utc=deadline_utc,
+        ttl_s=ttl_s,
+        now=now,
     )
     return builder.build()

@@ -10,10 +10,11 @@ Pure Python: no LangGraph, no Chainlit, no clock of its own (`now` is a paramete
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from enum import Enum
-from typing import Any, Callable, Mapping
+from typing import Any
 
 from handoff_audit.receipt import Receipt, as_utc, iso_utc
 
@@ -35,7 +36,14 @@ class VerdictCode(str, Enum):
         return self.value
 
 
-BOUNDARIES: tuple[str, ...] = ("route", "control", "tool_protocol", "context", "destination", "result")
+BOUNDARIES: tuple[str, ...] = (
+    "route",
+    "control",
+    "tool_protocol",
+    "context",
+    "destination",
+    "result",
+)
 """Boundary names in precedence order."""
 
 FAILURE_CODES: dict[str, VerdictCode] = {
@@ -115,9 +123,13 @@ def check_route(r: Receipt, now: datetime) -> BoundaryResult:
     if r.recipient is None:
         return BoundaryResult("route", False, "no intended recipient recorded", code)
     if r.recipient not in r.declared_routes:
-        return BoundaryResult("route", False, f"recipient {r.recipient!r} is not a declared route", code)
+        return BoundaryResult(
+            "route", False, f"recipient {r.recipient!r} is not a declared route", code
+        )
     if r.goto != r.recipient:
-        return BoundaryResult("route", False, f"goto {_fmt(r.goto)} differs from recipient {r.recipient!r}", code)
+        return BoundaryResult(
+            "route", False, f"goto {_fmt(r.goto)} differs from recipient {r.recipient!r}", code
+        )
     return BoundaryResult("route", True, f"{r.recipient!r} is declared and goto matches", code)
 
 
@@ -125,11 +137,17 @@ def check_control(r: Receipt, now: datetime) -> BoundaryResult:
     code = FAILURE_CODES["control"]
     if r.sender is None or r.control_before != r.sender:
         return BoundaryResult(
-            "control", False, f"state before names {_fmt(r.control_before)}, sender is {_fmt(r.sender)}", code
+            "control",
+            False,
+            f"state before names {_fmt(r.control_before)}, sender is {_fmt(r.sender)}",
+            code,
         )
     if r.recipient is None or r.control_after != r.recipient:
         return BoundaryResult(
-            "control", False, f"state after names {_fmt(r.control_after)}, recipient is {_fmt(r.recipient)}", code
+            "control",
+            False,
+            f"state after names {_fmt(r.control_after)}, recipient is {_fmt(r.recipient)}",
+            code,
         )
     return BoundaryResult("control", True, f"control moved {r.sender!r} -> {r.recipient!r}", code)
 
@@ -139,7 +157,9 @@ def check_tool_protocol(r: Receipt, now: datetime) -> BoundaryResult:
     if r.tool_call_id is None:
         return BoundaryResult("tool_protocol", True, "not a tool-call handoff", code)
     if r.tool_message_call_id is None:
-        return BoundaryResult("tool_protocol", False, f"no ToolMessage closes {r.tool_call_id!r}", code)
+        return BoundaryResult(
+            "tool_protocol", False, f"no ToolMessage closes {r.tool_call_id!r}", code
+        )
     if r.tool_message_call_id != r.tool_call_id:
         return BoundaryResult(
             "tool_protocol",
@@ -155,10 +175,14 @@ def check_context(r: Receipt, now: datetime) -> BoundaryResult:
     present = set(r.context_keys_present)
     missing = [key for key in r.required_context_keys if key not in present]
     if missing:
-        return BoundaryResult("context", False, "missing required keys: " + ", ".join(missing), code)
+        return BoundaryResult(
+            "context", False, "missing required keys: " + ", ".join(missing), code
+        )
     if not r.required_context_keys:
         return BoundaryResult("context", True, "no context keys required", code)
-    return BoundaryResult("context", True, f"all {len(r.required_context_keys)} required keys present", code)
+    return BoundaryResult(
+        "context", True, f"all {len(r.required_context_keys)} required keys present", code
+    )
 
 
 def check_destination(r: Receipt, now: datetime) -> BoundaryResult:
@@ -168,10 +192,16 @@ def check_destination(r: Receipt, now: datetime) -> BoundaryResult:
         return BoundaryResult("destination", False, "no destination start recorded", code)
     if start.node != r.recipient:
         return BoundaryResult(
-            "destination", False, f"node {start.node!r} started, not recipient {_fmt(r.recipient)}", code
+            "destination",
+            False,
+            f"node {start.node!r} started, not recipient {_fmt(r.recipient)}",
+            code,
         )
     return BoundaryResult(
-        "destination", True, f"{start.node!r} started at {iso_utc(start.started_at)} (attempt {start.attempt})", code
+        "destination",
+        True,
+        f"{start.node!r} started at {iso_utc(start.started_at)} (attempt {start.attempt})",
+        code,
     )
 
 
@@ -179,24 +209,40 @@ def check_result(r: Receipt, now: datetime) -> BoundaryResult:
     """The sixth boundary: task result for `complete`, a legitimate wait for `waiting`."""
     if r.final_state == "complete":
         if r.result is None:
-            extra = " (a wait is recorded: the verifier outranks the final message)" if r.wait else ""
-            return BoundaryResult("result", False, "complete without a result verifier" + extra, VerdictCode.FALSE_COMPLETE)
+            extra = (
+                " (a wait is recorded: the verifier outranks the final message)" if r.wait else ""
+            )
+            return BoundaryResult(
+                "result",
+                False,
+                "complete without a result verifier" + extra,
+                VerdictCode.FALSE_COMPLETE,
+            )
         if not r.result.passed:
             return BoundaryResult(
-                "result", False, f"verifier {r.result.verifier!r} failed", VerdictCode.FALSE_COMPLETE
+                "result",
+                False,
+                f"verifier {r.result.verifier!r} failed",
+                VerdictCode.FALSE_COMPLETE,
             )
-        return BoundaryResult("result", True, f"verifier {r.result.verifier!r} passed", VerdictCode.HEALTHY)
+        return BoundaryResult(
+            "result", True, f"verifier {r.result.verifier!r} passed", VerdictCode.HEALTHY
+        )
     if r.final_state == "waiting":
         wait = r.wait
         if wait is None:
-            return BoundaryResult("result", False, "waiting without a wait record", VerdictCode.UNCERTAIN)
+            return BoundaryResult(
+                "result", False, "waiting without a wait record", VerdictCode.UNCERTAIN
+            )
         problems = [
             f"no {name}"
             for name in ("owner", "reason", "deadline_utc", "resume_token_id")
             if getattr(wait, name) is None
         ]
         if wait.deadline_utc is not None and wait.deadline_utc <= now:
-            problems.append(f"deadline {iso_utc(wait.deadline_utc)} is not after now {iso_utc(now)}")
+            problems.append(
+                f"deadline {iso_utc(wait.deadline_utc)} is not after now {iso_utc(now)}"
+            )
         if problems:
             return BoundaryResult("result", False, "; ".join(problems), VerdictCode.UNCERTAIN)
         return BoundaryResult(
@@ -205,7 +251,9 @@ def check_result(r: Receipt, now: datetime) -> BoundaryResult:
             f"waiting on {wait.owner!r} until {iso_utc(wait.deadline_utc)}",  # type: ignore[arg-type]
             VerdictCode.WAITING_ON_APPROVAL,
         )
-    return BoundaryResult("result", True, "in progress: the task is still running", VerdictCode.HEALTHY)
+    return BoundaryResult(
+        "result", True, "in progress: the task is still running", VerdictCode.HEALTHY
+    )
 
 
 CHECKS: tuple[Callable[[Receipt, datetime], BoundaryResult], ...] = (
@@ -221,17 +269,19 @@ CHECKS: tuple[Callable[[Receipt, datetime], BoundaryResult], ...] = (
 def classify(receipt: Receipt | Mapping[str, Any], now: datetime | None = None) -> Verdict:
     """Judge every boundary, then return the earliest failure (or the result boundary's verdict)."""
     r = receipt if isinstance(receipt, Receipt) else Receipt.model_validate(receipt)
-    moment = as_utc(now) if now is not None else datetime.now(timezone.utc)
+    moment = as_utc(now) if now is not None else datetime.now(UTC)
     results = tuple(check(r, moment) for check in CHECKS)
     deciding = next((b for b in results if not b.passed), results[-1])
-    return Verdict(operation_id=r.operation_id, verdict=deciding.code, boundaries=results, now=moment)
+    return Verdict(
+        operation_id=r.operation_id, verdict=deciding.code, boundaries=results, now=moment
+    )
 
 
 __all__ = [
     "BOUNDARIES",
-    "BoundaryResult",
     "FAILURE_CODES",
     "SAFE_NEXT_MOVE",
+    "BoundaryResult",
     "Verdict",
     "VerdictCode",
     "classify",

@@ -12,8 +12,9 @@ from __future__ import annotations
 
 import json
 import re
-from datetime import datetime, timezone
-from typing import Any, Iterable, Literal
+from collections.abc import Iterable
+from datetime import UTC, datetime
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_serializer, field_validator
 
@@ -23,7 +24,7 @@ FinalState = Literal["in_progress", "complete", "waiting"]
 
 def as_utc(value: datetime) -> datetime:
     """Naive timestamps are taken as UTC so comparisons with `now` never raise."""
-    return value.replace(tzinfo=timezone.utc) if value.tzinfo is None else value.astimezone(timezone.utc)
+    return value.replace(tzinfo=UTC) if value.tzinfo is None else value.astimezone(UTC)
 
 
 def iso_utc(value: datetime) -> str:
@@ -117,7 +118,9 @@ class Receipt(_Part):
     result: ResultCheck | None = None
     wait: Wait | None = None
 
-    @field_validator("declared_routes", "required_context_keys", "context_keys_present", mode="before")
+    @field_validator(
+        "declared_routes", "required_context_keys", "context_keys_present", mode="before"
+    )
     @classmethod
     def _none_is_empty(cls, value: Any) -> Any:
         return [] if value is None else value
@@ -132,14 +135,14 @@ class Receipt(_Part):
         return self.model_dump_json()
 
     @classmethod
-    def from_json(cls, text: str | bytes) -> "Receipt":
+    def from_json(cls, text: str | bytes) -> Receipt:
         return cls.model_validate_json(text)
 
 
 # --- content scanning -------------------------------------------------------------------------
 
 # An id or key: no whitespace, bounded length. Message text nearly always has spaces.
-_TOKEN = re.compile(r"^[\w.:@/+=#~,\-]{1,160}$")
+_TOKEN = re.compile(r"^[\w.:@/+=#~,\-]{1,256}$")
 _ABS_PATH = re.compile(r"^(/|~/|[A-Za-z]:[\\/]|\\\\)")
 _TIMESTAMP_FIELDS = {"started_at", "checked_at", "deadline_utc"}
 
@@ -194,6 +197,7 @@ def assert_no_content(receipt: Receipt | str, forbidden: Iterable[str]) -> None:
 
     Meant for tests: pass the prompts, replies, tool arguments and secrets the run handled.
     Matching is case-insensitive on the serialised receipt, so nothing escapes via nesting.
+    Pass whole phrases: a single word like "vegetarian" legitimately occurs in a verifier name.
     """
     text = receipt if isinstance(receipt, str) else receipt.to_json()
     haystack = text.casefold()

@@ -15,13 +15,13 @@ from __future__ import annotations
 import json
 import logging
 import sqlite3
+from collections.abc import Iterable, Iterator
 from contextlib import closing
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
-from typing import Iterable, Iterator
 
-from handoff_audit.receipt import Receipt, content_problems, iso_utc
+from handoff_audit.receipt import Receipt, ResultCheck, content_problems, iso_utc
 
 log = logging.getLogger(__name__)
 
@@ -63,7 +63,9 @@ def default_receipts_path() -> Path:
 class ReceiptStore:
     """A receipts table in one SQLite file (created on first use)."""
 
-    def __init__(self, path: str | Path | None = None, *, secrets: Iterable[str] | None = None) -> None:
+    def __init__(
+        self, path: str | Path | None = None, *, secrets: Iterable[str] | None = None
+    ) -> None:
         self.path = Path(path) if path is not None else default_receipts_path()
         if secrets is None:
             from relais.settings import get_settings
@@ -83,7 +85,7 @@ class ReceiptStore:
         problems = content_problems(receipt, self._secrets)
         if problems:
             raise UnsafeReceipt("; ".join(problems))
-        now = iso_utc(datetime.now(timezone.utc))
+        now = iso_utc(datetime.now(UTC))
         with closing(self._connect()) as conn, conn:
             conn.execute(
                 """
@@ -92,7 +94,14 @@ class ReceiptStore:
                 ON CONFLICT (operation_id, attempt)
                 DO UPDATE SET receipt = excluded.receipt, updated_at = excluded.updated_at
                 """,
-                (receipt.operation_id, receipt.attempt, str(thread_id), now, now, receipt.to_json()),
+                (
+                    receipt.operation_id,
+                    receipt.attempt,
+                    str(thread_id),
+                    now,
+                    now,
+                    receipt.to_json(),
+                ),
             )
 
     def try_record(self, receipt: Receipt, thread_id: str) -> bool:
@@ -103,6 +112,34 @@ class ReceiptStore:
         except (UnsafeReceipt, sqlite3.Error) as exc:
             log.warning("handoff receipt %s not recorded: %s", receipt.operation_id, exc)
             return False
+
+    def resolve_wait(
+        self,
+        operation_id: str,
+        *,
+        verifier: str = "resumed_by_owner",
+        passed: bool = True,
+        at: datetime | None = None,
+    ) -> bool:
+        """Close a recorded wait once its owner answered: `complete` plus a verifier result.
+
+        Without this, an answered wait would turn UNCERTAIN once its deadline passes. Returns
+        False when no waiting receipt with that id is stored.
+        """
+        with closing(self._connect()) as conn:
+            row = conn.execute(
+                "SELECT thread_id, receipt FROM handoff_receipts WHERE operation_id = ? "
+                "ORDER BY attempt DESC LIMIT 1",
+                (operation_id,),
+            ).fetchone()
+        if row is None:
+            return False
+        receipt = Receipt.from_json(row[1])
+        if receipt.final_state != "waiting":
+            return False
+        check = ResultCheck(verifier=verifier, passed=passed, checked_at=at or datetime.now(UTC))
+        self.record(receipt.model_copy(update={"final_state": "complete", "result": check}), row[0])
+        return True
 
     def list(self, thread_id: str | None = None) -> list[StoredReceipt]:
         """Receipts in recording order, optionally for one thread."""
@@ -162,5 +199,7 @@ def _validate(data: object, where: str) -> Receipt:
     try:
         return Receipt.model_validate(data)
     except ValidationError as exc:
-        fields = ", ".join(".".join(str(p) for p in err["loc"]) or "receipt" for err in exc.errors())
+        fields = ", ".join(
+            ".".join(str(p) for p in err["loc"]) or "receipt" for err in exc.errors()
+        )
         raise ValueError(f"{where}: invalid receipt ({fields})") from None

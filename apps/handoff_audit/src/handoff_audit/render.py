@@ -22,7 +22,9 @@ _GOOD = {VerdictCode.HEALTHY, VerdictCode.WAITING_ON_APPROVAL}
 
 def verdict_title(verdict: Verdict, receipt: Receipt | None = None) -> str:
     """One line: icon, verdict and (if given) `sender → recipient`."""
-    icon = "✅" if verdict.verdict is VerdictCode.HEALTHY else "⏸️" if verdict.verdict in _GOOD else "⚠️"
+    icon = (
+        "✅" if verdict.verdict is VerdictCode.HEALTHY else "⏸️" if verdict.verdict in _GOOD else "⚠️"
+    )
     route = f" · {receipt.sender} → {receipt.recipient}" if receipt is not None else ""
     return f"{icon} Handoff {verdict.verdict.value}{route}"
 
@@ -39,6 +41,8 @@ def render_markdown(verdict: Verdict, receipt: Receipt | None = None) -> str:
     lines += ["| Boundary | | Evidence |", "|---|---|---|"]
     for boundary in verdict.boundaries:
         mark = "✔" if boundary.passed else "✘"
-        lines.append(f"| {_LABELS.get(boundary.name, boundary.name)} | {mark} | {_cell(boundary.reason)} |")
+        lines.append(
+            f"| {_LABELS.get(boundary.name, boundary.name)} | {mark} | {_cell(boundary.reason)} |"
+        )
     lines += ["", f"_{SAFE_NEXT_MOVE[verdict.verdict]}_"]
     return "\n".join(lines)

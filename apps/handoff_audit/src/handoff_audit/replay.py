@@ -62,7 +62,12 @@ class ReplayReport:
             "passed": self.passed,
             "total": self.total,
             "cases": [
-                {"case": r.case.name, "expected": r.case.expected, **r.verdict.to_dict(), "ok": r.ok}
+                {
+                    "case": r.case.name,
+                    "expected": r.case.expected,
+                    **r.verdict.to_dict(),
+                    "ok": r.ok,
+                }
                 for r in self.rows
             ],
         }
@@ -84,7 +89,7 @@ def load_cases(path: str | Path | None = None) -> list[ReplayCase]:
             ReplayCase(
                 name=item["case"],
                 expected=item["expected"],
-                now=datetime.fromisoformat(item["now"].replace("Z", "+00:00")),
+                now=datetime.fromisoformat(item["now"]),
                 note=item.get("note", ""),
                 receipt=Receipt.model_validate(item["receipt"]),
             )
@@ -94,20 +99,29 @@ def load_cases(path: str | Path | None = None) -> list[ReplayCase]:
 
 def replay(path: str | Path | None = None) -> ReplayReport:
     """Classify every case at its own `now` and compare with its expected verdict."""
-    return ReplayReport([ReplayRow(case, classify(case.receipt, case.now)) for case in load_cases(path)])
+    return ReplayReport(
+        [ReplayRow(case, classify(case.receipt, case.now)) for case in load_cases(path)]
+    )
 
 
 def render_table(report: ReplayReport) -> str:
     """A plain-text table (one line per case) ending with the `n/N` summary."""
     header = ("case", "expected", "verdict", "ok", "deciding boundary")
     lines = [
-        (r.case.name, r.case.expected, r.verdict.verdict.value, "yes" if r.ok else "NO",
-         f"{r.verdict.deciding.name}: {r.verdict.deciding.reason}")
+        (
+            r.case.name,
+            r.case.expected,
+            r.verdict.verdict.value,
+            "yes" if r.ok else "NO",
+            f"{r.verdict.deciding.name}: {r.verdict.deciding.reason}",
+        )
         for r in report.rows
     ]
     widths = [max(len(str(row[i])) for row in [header, *lines]) for i in range(4)]
     out = []
     for row in [header, *lines]:
-        out.append("  ".join(str(cell).ljust(widths[i]) for i, cell in enumerate(row[:4])) + "  " + row[4])
+        out.append(
+            "  ".join(str(cell).ljust(widths[i]) for i, cell in enumerate(row[:4])) + "  " + row[4]
+        )
     out.append(report.summary())
     return "\n".join(out)

@@ -10,41 +10,64 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Iterable
+
+
+def words(text: str) -> list[str]:
+    """Whitespace-separated word list: keeps long lexicons readable in the source."""
+    return text.split()
+
 
 _TOKEN = re.compile(r"[a-z0-9]+(?:'[a-z]+)?")
 _CLAUSE = re.compile(r"[.!?;•]+|(?:\s[-–—]\s)")
 _BULLET = re.compile(r"^(?:[-*•+]|\d+[.)])\s*")
 
 NEGATORS = frozenset(
+    words(
+        """
+        no not never without avoid avoids avoided avoiding skip skipped skipping exclude
+        excluded excludes excluding eliminate eliminated eliminating instead replace
+        replaced replaces replacing substitute substituted substituting swap swapped
+        swapping minus nor none don't dont doesn't won't shouldn't can't cannot isn't aren't
+        free omit omitted omitting remove removed removing ditch ne sans pas aucun aucune
+        eviter evitez evite evitant exclure exclus exclue exclu excluez remplacer remplacez
+        remplace remplaces remplacee lieu ni jamais interdit interdits interdite proscrire
+        proscrit proscrits bannir supprimer supprimez supprime retirer retirez retire zero
     """
-    no not never without avoid avoids avoided avoiding skip skipped skipping exclude excluded excludes
-    excluding eliminate eliminated eliminating instead replace replaced replaces replacing substitute
-    substituted substituting swap swapped swapping minus nor none don't dont doesn't won't shouldn't
-    can't cannot isn't aren't free omit omitted omitting remove removed removing ditch ne
-    sans pas aucun aucune eviter evitez evite evitant exclure exclus exclue exclu excluez remplacer
-    remplacez remplace remplaces remplacee lieu ni jamais interdit interdits interdite proscrire proscrit
-    proscrits bannir supprimer supprimez supprime retirer retirez retire zero
-    """.split()
+    )
 )
 """Words that, shortly before a term, mean it is excluded rather than recommended (EN/FR)."""
 
-_CONTRAST = frozenset("but however though although yet mais cependant pourtant toutefois".split())
+_CONTRAST = frozenset(
+    ["but", "however", "though", "although", "yet", "mais", "cependant", "pourtant", "toutefois"]
+)
 _CONNECTORS = frozenset(
-    "and or nor any other the a an of some et ou ni de des du d la le les l un une aucun autre".split()
+    words(
+        """
+        and or nor any other the a an of some et ou ni de des du d la le les l un une aucun
+        autre
+    """
+    )
 )
 _POSITIVE = frozenset(
+    words(
+        """
+        do does doing perform include includes add try use eat have enjoy choose start opt
+        focus prefer recommend recommended suggest suggested keep also then faites faire
+        ajoutez ajouter mangez manger prenez prendre choisissez incluez inclure essayez
+        privilegiez optez utilisez gardez recommande recommandes puis aussi
     """
-    do does doing perform include includes add try use eat have enjoy choose start opt focus prefer
-    recommend recommended suggest suggested keep also then faites faire ajoutez ajouter mangez
-    manger prenez prendre choisissez incluez inclure essayez privilegiez optez utilisez gardez
-    recommande recommandes puis aussi
-    """.split()
+    )
 )
 _AFTER_EXCUSE = frozenset(
-    "free substitute substitutes alternative alternatives replacement replacements analogue vegetal "
-    "vegetale vegetaux vegetarien vegetarienne vegan vegane vegetalien vegetalienne".split()
+    words(
+        """
+        free substitute substitutes alternative alternatives replacement replacements
+        analogue vegetal vegetale vegetaux vegetarien vegetarienne vegan vegane vegetalien
+        vegetalienne
+    """
+    )
 )
 
 
@@ -79,7 +102,7 @@ class Lexicon:
     @classmethod
     def of(
         cls, terms: Iterable[str], safe_before: Iterable[str] = (), safe_after: Iterable[str] = ()
-    ) -> "Lexicon":
+    ) -> Lexicon:
         parsed = {t for t in (_term_tokens(term) for term in terms) if t}
         return cls(
             terms=tuple(sorted(parsed, key=len, reverse=True)),
@@ -87,7 +110,7 @@ class Lexicon:
             safe_after=tuple(t for t in (_term_tokens(s) for s in safe_after) if t),
         )
 
-    def __or__(self, other: "Lexicon") -> "Lexicon":
+    def __or__(self, other: Lexicon) -> Lexicon:
         return Lexicon(
             terms=tuple(sorted(set(self.terms) | set(other.terms), key=len, reverse=True)),
             safe_before=self.safe_before | other.safe_before,

@@ -11,13 +11,14 @@ attributes (a dataclass or pydantic model), or a flat list of tags ("vegetarian"
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any, Callable, Iterable, Mapping
+from typing import Any
 
 from handoff_audit.builders import utcnow
 from handoff_audit.receipt import ResultCheck
-from handoff_audit.textscan import Lexicon, fold, recommended_mentions, tokens
+from handoff_audit.textscan import Lexicon, fold, recommended_mentions, tokens, words
 
 # --- constraints ------------------------------------------------------------------------------
 
@@ -32,35 +33,102 @@ class Constraints:
 
 
 _DIET_WORDS = {
-    "vegetarian": "vegetarian", "vegetarien": "vegetarian", "vegetarienne": "vegetarian",
-    "veggie": "vegetarian", "vegan": "vegan", "vegane": "vegan", "vegetalien": "vegan",
-    "vegetalienne": "vegan", "pescatarian": "pescatarian", "pescetarian": "pescatarian",
-    "pescetarien": "pescatarian", "pescetarienne": "pescatarian",
+    "vegetarian": "vegetarian",
+    "vegetarien": "vegetarian",
+    "vegetarienne": "vegetarian",
+    "veggie": "vegetarian",
+    "vegan": "vegan",
+    "vegane": "vegan",
+    "vegetalien": "vegan",
+    "vegetalienne": "vegan",
+    "pescatarian": "pescatarian",
+    "pescetarian": "pescatarian",
+    "pescetarien": "pescatarian",
+    "pescetarienne": "pescatarian",
 }
 _BODY_PARTS = {
-    "knee": "knee", "knees": "knee", "genou": "knee", "genoux": "knee", "menisque": "knee",
-    "acl": "knee", "shoulder": "shoulder", "shoulders": "shoulder", "epaule": "shoulder",
-    "epaules": "shoulder", "rotator": "shoulder", "back": "back", "lower": "back", "spine": "back",
-    "dos": "back", "lombaire": "back", "lombaires": "back", "hernie": "back", "lumbar": "back",
+    "knee": "knee",
+    "knees": "knee",
+    "genou": "knee",
+    "genoux": "knee",
+    "menisque": "knee",
+    "acl": "knee",
+    "shoulder": "shoulder",
+    "shoulders": "shoulder",
+    "epaule": "shoulder",
+    "epaules": "shoulder",
+    "rotator": "shoulder",
+    "back": "back",
+    "lower": "back",
+    "spine": "back",
+    "dos": "back",
+    "lombaire": "back",
+    "lombaires": "back",
+    "hernie": "back",
+    "lumbar": "back",
 }
 _ALLERGEN_ALIASES = {
-    "peanut": "peanut", "peanuts": "peanut", "arachide": "peanut", "arachides": "peanut",
-    "cacahuete": "peanut", "cacahuetes": "peanut", "groundnut": "peanut",
-    "nut": "tree_nut", "nuts": "tree_nut", "tree_nut": "tree_nut", "tree nut": "tree_nut",
-    "tree nuts": "tree_nut", "noix": "tree_nut", "fruits a coque": "tree_nut", "almond": "tree_nut",
-    "dairy": "dairy", "milk": "dairy", "lactose": "dairy", "lait": "dairy", "laitier": "dairy",
-    "laitiers": "dairy", "produits laitiers": "dairy", "casein": "dairy",
-    "egg": "egg", "eggs": "egg", "oeuf": "egg", "oeufs": "egg",
-    "gluten": "gluten", "wheat": "gluten", "ble": "gluten", "celiac": "gluten", "coeliac": "gluten",
-    "soy": "soy", "soya": "soy", "soja": "soy",
-    "fish": "fish", "poisson": "fish", "poissons": "fish",
-    "shellfish": "shellfish", "crustacean": "shellfish", "crustaceans": "shellfish",
-    "crustace": "shellfish", "crustaces": "shellfish", "seafood": "shellfish",
-    "fruits de mer": "shellfish", "fruit de mer": "shellfish", "mollusque": "shellfish",
+    "peanut": "peanut",
+    "peanuts": "peanut",
+    "arachide": "peanut",
+    "arachides": "peanut",
+    "cacahuete": "peanut",
+    "cacahuetes": "peanut",
+    "groundnut": "peanut",
+    "nut": "tree_nut",
+    "nuts": "tree_nut",
+    "tree_nut": "tree_nut",
+    "tree nut": "tree_nut",
+    "tree nuts": "tree_nut",
+    "noix": "tree_nut",
+    "fruits a coque": "tree_nut",
+    "almond": "tree_nut",
+    "dairy": "dairy",
+    "milk": "dairy",
+    "lactose": "dairy",
+    "lait": "dairy",
+    "laitier": "dairy",
+    "laitiers": "dairy",
+    "produits laitiers": "dairy",
+    "casein": "dairy",
+    "egg": "egg",
+    "eggs": "egg",
+    "oeuf": "egg",
+    "oeufs": "egg",
+    "gluten": "gluten",
+    "wheat": "gluten",
+    "ble": "gluten",
+    "celiac": "gluten",
+    "coeliac": "gluten",
+    "soy": "soy",
+    "soya": "soy",
+    "soja": "soy",
+    "fish": "fish",
+    "poisson": "fish",
+    "poissons": "fish",
+    "shellfish": "shellfish",
+    "crustacean": "shellfish",
+    "crustaceans": "shellfish",
+    "crustace": "shellfish",
+    "crustaces": "shellfish",
+    "seafood": "shellfish",
+    "fruits de mer": "shellfish",
+    "fruit de mer": "shellfish",
+    "mollusque": "shellfish",
     "sesame": "sesame",
 }
 _ALLERGY_MARKERS = ("allerg", "intoleran", "intolerant")
-_INJURY_MARKERS = ("injur", "bless", "pain", "douleur", "hurt", "tendin", "sprain", "entorse", "operat")
+_INJURY_MARKERS = (
+    "injur",
+    "bless",
+    "pain",
+    "douleur",
+    "hurt",
+    "tendin",
+    "sprain",
+    "entorse",
+    "operat",
+)
 
 
 def _as_mapping(obj: Any) -> Mapping[str, Any] | None:
@@ -87,12 +155,25 @@ def _strings(value: Any) -> list[str]:
 
 def _allergen_key(text: str) -> str:
     folded = " ".join(tokens(text))
-    for marker in ("allergy to ", "allergic to ", "allergie aux ", "allergie au ", "allergie a ",
-                   "allergique aux ", "allergique au ", "allergique a ", "intolerance to ",
-                   "intolerance au ", "intolerance aux ", "intolerance a ", "intolerant to "):
-        if folded.startswith(marker):
-            folded = folded[len(marker):]
-    folded = re.sub(r"\b(allergy|allergie|allergique|allergic|intolerance|intolerant|free)\b", " ", folded)
+    for marker in (
+        "allergy to ",
+        "allergic to ",
+        "allergie aux ",
+        "allergie au ",
+        "allergie a ",
+        "allergique aux ",
+        "allergique au ",
+        "allergique a ",
+        "intolerance to ",
+        "intolerance au ",
+        "intolerance aux ",
+        "intolerance a ",
+        "intolerant to ",
+    ):
+        folded = folded.removeprefix(marker)
+    folded = re.sub(
+        r"\b(allergy|allergie|allergique|allergic|intolerance|intolerant|free)\b", " ", folded
+    )
     folded = " ".join(folded.split())
     if folded in _ALLERGEN_ALIASES:
         return _ALLERGEN_ALIASES[folded]
@@ -117,7 +198,12 @@ def _classify_tag(tag: str, into: dict[str, set[str]], hint: str | None = None) 
             into["allergies"].add(key)
         return
     parts = {_BODY_PARTS[w] for w in words if w in _BODY_PARTS}
-    if hint == "injuries" or (parts and any(m in text for m in _INJURY_MARKERS)):
+    only_body_parts = bool(words) and all(
+        w in _BODY_PARTS or w in ("left", "right", "gauche", "droit", "droite") for w in words
+    )
+    if hint == "injuries" or (
+        parts and (only_body_parts or any(m in text for m in _INJURY_MARKERS))
+    ):
         into["injuries"].update(parts or {" ".join(words)})
         return
     diets = {_DIET_WORDS[w] for w in words if w in _DIET_WORDS}
@@ -128,11 +214,22 @@ def _classify_tag(tag: str, into: dict[str, set[str]], hint: str | None = None) 
 
 
 _KEY_HINTS = {
-    "diet": "diets", "diets": "diets", "regime": "diets", "restrictions": "diets",
-    "dietary_restrictions": "diets", "restriction": "diets",
-    "allergies": "allergies", "allergy": "allergies", "allergens": "allergies",
-    "intolerances": "allergies", "intolerance": "allergies", "allergenes": "allergies",
-    "injuries": "injuries", "injury": "injuries", "blessures": "injuries", "blessure": "injuries",
+    "diet": "diets",
+    "diets": "diets",
+    "regime": "diets",
+    "restrictions": "diets",
+    "dietary_restrictions": "diets",
+    "restriction": "diets",
+    "allergies": "allergies",
+    "allergy": "allergies",
+    "allergens": "allergies",
+    "intolerances": "allergies",
+    "intolerance": "allergies",
+    "allergenes": "allergies",
+    "injuries": "injuries",
+    "injury": "injuries",
+    "blessures": "injuries",
+    "blessure": "injuries",
 }
 
 
@@ -156,89 +253,228 @@ def normalize_constraints(obj: Any) -> Constraints:
     else:
         for item in _strings(obj):
             _classify_tag(item, into)
-    return Constraints(frozenset(into["diets"]), frozenset(into["allergies"]), frozenset(into["injuries"]))
+    return Constraints(
+        frozenset(into["diets"]), frozenset(into["allergies"]), frozenset(into["injuries"])
+    )
 
 
 # --- lexicons (EN + FR, matched accent- and case-insensitively) ------------------------------
 
-_PLANT = ("vegan", "vegetarian", "veggie", "plant", "based", "soy", "soya", "oat", "almond", "coconut",
-          "rice", "cashew", "mock", "faux", "imitation", "meatless", "tofu", "seitan", "tempeh",
-          "lentil", "bean", "chickpea", "mushroom", "peanut", "nut", "hazelnut", "cocoa", "shea",
-          "apple", "sunflower", "pea", "quorn")
-_PLANT_AFTER = ("de soja", "au soja", "d'avoine", "de coco", "d'amande", "d'amandes", "de riz",
-                "de cacahuete", "de cacahuetes", "d'arachide", "de noix", "de noisette",
-                "de pois", "de lentilles", "de tofu", "vegetal", "vegetale")
+_PLANT = (
+    "vegan",
+    "vegetarian",
+    "veggie",
+    "plant",
+    "based",
+    "soy",
+    "soya",
+    "oat",
+    "almond",
+    "coconut",
+    "rice",
+    "cashew",
+    "mock",
+    "faux",
+    "imitation",
+    "meatless",
+    "tofu",
+    "seitan",
+    "tempeh",
+    "lentil",
+    "bean",
+    "chickpea",
+    "mushroom",
+    "peanut",
+    "nut",
+    "hazelnut",
+    "cocoa",
+    "shea",
+    "apple",
+    "sunflower",
+    "pea",
+    "quorn",
+)
+_PLANT_AFTER = (
+    "de soja",
+    "au soja",
+    "d'avoine",
+    "de coco",
+    "d'amande",
+    "d'amandes",
+    "de riz",
+    "de cacahuete",
+    "de cacahuetes",
+    "d'arachide",
+    "de noix",
+    "de noisette",
+    "de pois",
+    "de lentilles",
+    "de tofu",
+    "vegetal",
+    "vegetale",
+)
 
 MEAT = Lexicon.of(
-    """chicken beef pork lamb mutton veal turkey duck goose venison bacon ham sausage salami pepperoni
-    prosciutto chorizo steak mince meatball jerky meat poultry brisket ribs pastrami
-    poulet boeuf porc agneau mouton veau dinde canard oie lard lardon jambon saucisse saucisson
-    viande volaille escalope merguez""".split()
+    words(
+        """
+        chicken beef pork lamb mutton veal turkey duck goose venison bacon ham sausage
+        salami pepperoni prosciutto chorizo steak mince meatball jerky meat poultry brisket
+        ribs pastrami poulet boeuf porc agneau mouton veau dinde canard oie lard lardon
+        jambon saucisse saucisson viande volaille escalope merguez
+    """
+    )
     + ["pork chop", "ground beef", "blanc de poulet", "steak hache"],
     safe_before=_PLANT,
     safe_after=_PLANT_AFTER,
 )
 FISH = Lexicon.of(
-    """fish salmon tuna cod sardine mackerel trout tilapia anchovy anchovies shrimp prawn crab lobster
-    seafood shellfish mussel oyster clam scallop squid octopus halibut haddock
-    poisson saumon thon cabillaud maquereau truite anchois crevette crabe homard moule huitre
-    calamar poulpe colin merlu""".split()
+    words(
+        """
+        fish salmon tuna cod sardine mackerel trout tilapia anchovy anchovies shrimp prawn
+        crab lobster seafood shellfish mussel oyster clam scallop squid octopus halibut
+        haddock poisson saumon thon cabillaud maquereau truite anchois crevette crabe homard
+        moule huitre calamar poulpe colin merlu
+    """
+    )
     + ["fruits de mer", "fish sauce", "sauce poisson"],
     safe_before=_PLANT,
     safe_after=_PLANT_AFTER,
 )
 ANIMAL_PRODUCTS = Lexicon.of(
-    """egg eggs dairy milk cheese yogurt yoghurt butter cream whey casein ghee honey paneer skyr kefir
-    omelette omelet mayonnaise ricotta mozzarella feta parmesan cheddar
-    oeuf lait laitier fromage yaourt beurre creme lactoserum miel""".split()
+    words(
+        """
+        egg eggs dairy milk cheese yogurt yoghurt butter cream whey casein ghee honey paneer
+        skyr kefir omelette omelet mayonnaise ricotta mozzarella feta parmesan cheddar oeuf
+        lait laitier fromage yaourt beurre creme lactoserum miel
+    """
+    )
     + ["cottage cheese", "greek yogurt", "produits laitiers", "fromage blanc", "blanc d'oeuf"],
     safe_before=_PLANT,
     safe_after=_PLANT_AFTER,
 )
 KNEE_RISKS = Lexicon.of(
-    """lunge lunges lunging jump jumps jumping burpee burpees plyometric plyometrics plyo bounding
-    fente fentes saut sauts sauter pliometrie pliometrique pliometriques""".split()
-    + ["split squat", "pistol squat", "box jump", "jump squat", "jumping jack", "jump rope",
-       "corde a sauter", "squat saute", "squats sautes"],
+    words(
+        """
+        lunge lunges lunging jump jumps jumping burpee burpees plyometric plyometrics plyo
+        bounding fente fentes saut sauts sauter pliometrie pliometrique pliometriques
+    """
+    )
+    + [
+        "split squat",
+        "pistol squat",
+        "box jump",
+        "jump squat",
+        "jumping jack",
+        "jump rope",
+        "corde a sauter",
+        "squat saute",
+        "squats sautes",
+    ],
 )
 SHOULDER_RISKS = Lexicon.of(
-    ["overhead press", "military press", "shoulder press", "push press", "arnold press",
-     "handstand push up", "upright row", "snatch", "jerk", "behind the neck", "overhead squat",
-     "developpe militaire", "developpe epaules", "developpe nuque", "rowing menton", "dips"],
+    [
+        "overhead press",
+        "military press",
+        "shoulder press",
+        "push press",
+        "arnold press",
+        "handstand push up",
+        "upright row",
+        "snatch",
+        "jerk",
+        "behind the neck",
+        "overhead squat",
+        "developpe militaire",
+        "developpe epaules",
+        "developpe nuque",
+        "rowing menton",
+        "dips",
+    ],
 )
 BACK_RISKS = Lexicon.of(
-    ["deadlift", "good morning", "bent over row", "back squat", "barbell row", "romanian deadlift",
-     "souleve de terre", "rowing barre", "soulevé de terre jambes tendues", "hyperextension"],
+    [
+        "deadlift",
+        "good morning",
+        "bent over row",
+        "back squat",
+        "barbell row",
+        "romanian deadlift",
+        "souleve de terre",
+        "rowing barre",
+        "soulevé de terre jambes tendues",
+        "hyperextension",
+    ],
 )
 _ALLERGENS: dict[str, Lexicon] = {
-    "peanut": Lexicon.of(["peanut", "groundnut", "arachide", "cacahuete", "peanut butter", "satay"]),
+    "peanut": Lexicon.of(
+        ["peanut", "groundnut", "arachide", "cacahuete", "peanut butter", "satay"]
+    ),
     "tree_nut": Lexicon.of(
-        """almond walnut cashew hazelnut pecan pistachio macadamia nut nuts praline marzipan nutella
-        amande noisette cajou pistache noix""".split() + ["pine nut", "brazil nut", "noix de cajou"],
+        words(
+            """
+        almond walnut cashew hazelnut pecan pistachio macadamia nut nuts praline marzipan
+        nutella amande noisette cajou pistache noix
+    """
+        )
+        + ["pine nut", "brazil nut", "noix de cajou"],
         safe_before=("coco", "coconut", "nutmeg", "muscade", "free"),
         safe_after=("de coco", "de muscade"),
     ),
     "dairy": Lexicon.of(
-        """milk cheese yogurt yoghurt butter cream whey casein ghee paneer skyr kefir ricotta mozzarella
-        feta parmesan cheddar lait laitier fromage yaourt beurre creme lactoserum""".split()
+        words(
+            """
+        milk cheese yogurt yoghurt butter cream whey casein ghee paneer skyr kefir ricotta
+        mozzarella feta parmesan cheddar lait laitier fromage yaourt beurre creme lactoserum
+    """
+        )
         + ["cottage cheese", "greek yogurt", "produits laitiers", "fromage blanc"],
         safe_before=_PLANT + ("lactose", "dairy"),
         safe_after=_PLANT_AFTER,
     ),
-    "egg": Lexicon.of(["egg", "eggs", "omelette", "omelet", "meringue", "mayonnaise", "oeuf", "blanc d'oeuf"],
-                      safe_before=("plant", "vegan", "flax", "chia")),
-    "gluten": Lexicon.of(
-        """wheat bread pasta barley rye couscous seitan bulgur semolina spelt bagel croissant
-        ble pain pates orge seigle semoule epeautre farine flour""".split(),
-        safe_before=("gluten", "rice", "corn", "chickpea", "lentil", "almond", "buckwheat", "oat", "coconut",
-                     "sans"),
-        safe_after=("sans gluten", "de riz", "de sarrasin", "de mais", "de pois chiche", "d'amande"),
+    "egg": Lexicon.of(
+        ["egg", "eggs", "omelette", "omelet", "meringue", "mayonnaise", "oeuf", "blanc d'oeuf"],
+        safe_before=("plant", "vegan", "flax", "chia"),
     ),
-    "soy": Lexicon.of(["soy", "soya", "tofu", "edamame", "tempeh", "miso", "soja", "soy sauce", "sauce soja"]),
+    "gluten": Lexicon.of(
+        words(
+            """
+        wheat bread pasta barley rye couscous seitan bulgur semolina spelt bagel croissant
+        ble pain pates orge seigle semoule epeautre farine flour
+    """
+        ),
+        safe_before=(
+            "gluten",
+            "rice",
+            "corn",
+            "chickpea",
+            "lentil",
+            "almond",
+            "buckwheat",
+            "oat",
+            "coconut",
+            "sans",
+        ),
+        safe_after=(
+            "sans gluten",
+            "de riz",
+            "de sarrasin",
+            "de mais",
+            "de pois chiche",
+            "d'amande",
+        ),
+    ),
+    "soy": Lexicon.of(
+        ["soy", "soya", "tofu", "edamame", "tempeh", "miso", "soja", "soy sauce", "sauce soja"]
+    ),
     "fish": FISH,
     "shellfish": Lexicon.of(
-        """shrimp prawn crab lobster shellfish mussel oyster clam scallop crayfish langoustine
-        crevette crabe homard moule huitre ecrevisse""".split() + ["fruits de mer", "seafood"]
+        words(
+            """
+        shrimp prawn crab lobster shellfish mussel oyster clam scallop crayfish langoustine
+        crevette crabe homard moule huitre ecrevisse
+    """
+        )
+        + ["fruits de mer", "seafood"]
     ),
     "sesame": Lexicon.of(["sesame", "tahini", "tahin", "hummus", "houmous", "halva"]),
 }
@@ -299,14 +535,23 @@ def no_spinal_loading_with_back_injury(reply_text: str, constraints: Constraints
 
 
 _WORKOUT_TERMS = Lexicon.of(
-    """sets reps repetitions exercise exercises workout training session sessions squat squats cardio
-    split warm cooldown rest push pull press row plank circuit minutes
-    series repetitions seance seances entrainement exercice echauffement recuperation gainage""".split()
+    words(
+        """
+        sets reps repetitions exercise exercises workout training session sessions squat
+        squats cardio split warm cooldown rest push pull press row plank circuit minutes
+        series repetitions seance seances entrainement exercice echauffement recuperation
+        gainage
+    """
+    )
 )
 _MEAL_TERMS = Lexicon.of(
-    """kcal calories protein proteins carbs carbohydrates fat fats macros meal meals breakfast lunch
-    dinner snack snacks grams
-    proteines glucides lipides repas dejeuner diner collation collations grammes""".split()
+    words(
+        """
+        kcal calories protein proteins carbs carbohydrates fat fats macros meal meals
+        breakfast lunch dinner snack snacks grams proteines glucides lipides repas dejeuner
+        diner collation collations grammes
+    """
+    )
     + ["petit dejeuner"]
 )
 
@@ -333,19 +578,38 @@ class VerifierSpec:
 VERIFIERS: dict[str, VerifierSpec] = {
     spec.name: spec
     for spec in (
-        VerifierSpec("no_meat_when_vegetarian", no_meat_when_vegetarian,
-                     lambda c, r: bool(c.diets & {"vegetarian", "vegan", "pescatarian"})),
-        VerifierSpec("no_animal_products_when_vegan", no_animal_products_when_vegan,
-                     lambda c, r: "vegan" in c.diets),
+        VerifierSpec(
+            "no_meat_when_vegetarian",
+            no_meat_when_vegetarian,
+            lambda c, r: bool(c.diets & {"vegetarian", "vegan", "pescatarian"}),
+        ),
+        VerifierSpec(
+            "no_animal_products_when_vegan",
+            no_animal_products_when_vegan,
+            lambda c, r: "vegan" in c.diets,
+        ),
         VerifierSpec("no_allergen", no_allergen, lambda c, r: bool(c.allergies)),
-        VerifierSpec("no_lunges_with_knee_injury", no_lunges_with_knee_injury,
-                     lambda c, r: "knee" in c.injuries),
-        VerifierSpec("no_overhead_with_shoulder_injury", no_overhead_with_shoulder_injury,
-                     lambda c, r: "shoulder" in c.injuries),
-        VerifierSpec("no_spinal_loading_with_back_injury", no_spinal_loading_with_back_injury,
-                     lambda c, r: "back" in c.injuries),
-        VerifierSpec("delivers_workout_plan", delivers_workout_plan, lambda c, r: r == "workout_advisor"),
-        VerifierSpec("delivers_meal_plan", delivers_meal_plan, lambda c, r: r == "nutrition_advisor"),
+        VerifierSpec(
+            "no_lunges_with_knee_injury",
+            no_lunges_with_knee_injury,
+            lambda c, r: "knee" in c.injuries,
+        ),
+        VerifierSpec(
+            "no_overhead_with_shoulder_injury",
+            no_overhead_with_shoulder_injury,
+            lambda c, r: "shoulder" in c.injuries,
+        ),
+        VerifierSpec(
+            "no_spinal_loading_with_back_injury",
+            no_spinal_loading_with_back_injury,
+            lambda c, r: "back" in c.injuries,
+        ),
+        VerifierSpec(
+            "delivers_workout_plan", delivers_workout_plan, lambda c, r: r == "workout_advisor"
+        ),
+        VerifierSpec(
+            "delivers_meal_plan", delivers_meal_plan, lambda c, r: r == "nutrition_advisor"
+        ),
     )
 }
 """Every verifier by name; the coach's advisors are the default recipients of the delivery checks."""

@@ -38,7 +38,7 @@ PERIOD_MONTHS: dict[str, int | None] = {"month": 1, "quarter": 3, "half-year": 6
 
 _SUFFIXES: dict[str, list[str]] = {
     "month": [
-        r"\s?/\s?(?:month|mo|mois)\b\.?", r"\s+(?:per|a|each|every|/)\s+month\b", r"\s+monthly\b",
+        r"\s?/\s?(?:month|mo|mois)\b", r"\s+(?:per|a|each|every|/)\s+month\b", r"\s+monthly\b",
         r"\s+par\s+mois\b", r"\s+(?:chaque|tous\s+les)\s+mois\b", r"\s+mensuel(?:le)?s?\b",
         r"\s+mensuellement\b",
     ],

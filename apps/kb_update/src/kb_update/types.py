@@ -64,7 +64,8 @@ class Attempt(TypedDict):
     attempt: int
     round: int
     output: str | None
-    gates: dict[str, list[str]]  # gate name → failure messages ("" list = pass)
+    gates: dict[str, list[str]]  # gate name → failure messages (empty list = pass)
+    skipped: list[str]  # gates not run (a model judge while code gates fail)
     failures: list[str]
     error: str | None
     evidence: list[str]  # the failures this attempt was asked to fix (verbatim)

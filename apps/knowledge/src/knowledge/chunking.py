@@ -93,7 +93,10 @@ def split_sections(text: str, title: str = "") -> list[tuple[str, str]]:
 def _hard_split(text: str, size: int) -> list[str]:
     """Split an over-long sentence at word boundaries into pieces of at most `size` chars."""
     pieces, current = [], ""
-    for word in text.split():
+    words: list[str] = []
+    for word in text.split():  # a "word" longer than a chunk (a URL, a hash) is cut too
+        words += [word[i : i + size] for i in range(0, len(word), size)]
+    for word in words:
         if current and len(current) + 1 + len(word) > size:
             pieces.append(current)
             current = word

@@ -100,16 +100,19 @@ def extractive_answer(question: str, hits: list[Hit], embedder: Embedder | None 
             continue  # near-duplicate of a sentence already kept
         chosen.append(int(i))
 
-    sources: list[Hit] = []
+    # document order: sources in retrieval order, then chunk, then sentence position
+    source_rank: dict[str, int] = {}
     for i in sorted(chosen, key=lambda i: candidates[i].rank):
-        if candidates[i].hit not in sources:
-            sources.append(candidates[i].hit)
-    # document order: by source (in retrieval order), then chunk, then sentence position
-    source_rank = {s.source: n for n, s in enumerate(dict.fromkeys(h.source for h in sources))}
+        source_rank.setdefault(candidates[i].hit.source, len(source_rank))
     chosen.sort(key=lambda i: (source_rank[candidates[i].hit.source], candidates[i].hit.chunk_index,
                                candidates[i].position))
+    sources: list[Hit] = []  # one per file, numbered as cited
     parts = []
     for i in chosen:
-        number = sources.index(candidates[i].hit) + 1
+        hit = candidates[i].hit
+        number = next((n for n, s in enumerate(sources, 1) if s.source == hit.source), 0)
+        if not number:
+            sources.append(hit)
+            number = len(sources)
         parts.append(f"{candidates[i].sentence} [{number}]")
     return ExtractiveAnswer(" ".join(parts), sources, True)

@@ -4,7 +4,7 @@ Each chunk is analysed in its own language (English or French Snowball stemmer f
 that language's stop words); a query is analysed with the stemmer of every language present in
 the index and the tokens are merged, so a mixed EN/FR knowledge base matches a question in
 either language without having to trust a language guess on a five-word question. Accents are
-folded after stemming, so "resilier" finds "résilier".
+folded before stemming, so "resilier" finds "résilier".
 
 The index is derived data: it is rebuilt from the vector store's chunks after each ingest and
 saved under `settings.lexical_dir`, tagged with a fingerprint of the chunk ids it covers.
@@ -20,7 +20,7 @@ import uuid
 from dataclasses import asdict, dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import Iterable, Sequence
+from typing import Any, Iterable, Sequence
 
 import numpy as np
 
@@ -65,10 +65,13 @@ def _stopwords(language: str, kind: str) -> frozenset[str]:
 
 
 def analyse(text: str, language: str, stopwords: str = "plus", extra_stop: frozenset[str] = frozenset()) -> list[str]:
-    """Tokens of `text`: lower-case words minus stop words, stemmed, then accent-folded."""
+    """Tokens of `text`: accent-folded lower-case words minus stop words, stemmed.
+
+    Folding comes first so "resilier" and "résilier" always give the same stem.
+    """
     stop = _stopwords(language, stopwords) | extra_stop
-    raw = [w for w in _TOKEN.findall(text.lower()) if fold_accents(w) not in stop]
-    return [fold_accents(s) for s in _stemmer(language).stemWords(raw)]
+    raw = [w for w in _TOKEN.findall(fold_accents(text)) if w not in stop]
+    return _stemmer(language).stemWords(raw)
 
 
 def analyse_query(text: str, languages: Sequence[str], stopwords: str = "plus") -> list[str]:
@@ -97,7 +100,8 @@ class LexicalIndex:
     """BM25 over chunks; `ids[i]` is the chunk id of row i, `payloads[i]` optional row data."""
 
     def __init__(self, retriever, ids: list[str], languages: list[str], params: LexicalParams,  # noqa: ANN001
-                 fingerprint_: str, payloads: list[dict] | None = None) -> None:
+                 fingerprint_: str, payloads: list[dict] | None = None,
+                 extras: dict[str, Any] | None = None) -> None:
         from scipy.sparse import csc_matrix
 
         self.retriever = retriever
@@ -106,6 +110,7 @@ class LexicalIndex:
         self.params = params
         self.fingerprint = fingerprint_
         self.payloads = payloads
+        self.extras = extras or {}  # other data derived with the index (e.g. dense centroids)
         scores = retriever.scores
         shape = (int(scores["num_docs"]), len(scores["indptr"]) - 1)
         # bm25s stores per-(doc, term) BM25 weights as CSC; keep CSR too for feedback terms.
@@ -116,7 +121,7 @@ class LexicalIndex:
     @classmethod
     def build(cls, ids: Sequence[str], texts: Sequence[str], languages: Sequence[str],
               params: LexicalParams | None = None, headings: Sequence[str] | None = None,
-              payloads: list[dict] | None = None) -> "LexicalIndex":
+              payloads: list[dict] | None = None, extras: dict[str, Any] | None = None) -> "LexicalIndex":
         """Index `texts` (each analysed in its language); `headings` count `title_weight` times."""
         import bm25s
 
@@ -133,7 +138,7 @@ class LexicalIndex:
         else:
             retriever.index([[""]], show_progress=False)
         used = sorted(set(languages)) or ["en"]
-        return cls(retriever, list(ids), used, params, fingerprint(ids), payloads)
+        return cls(retriever, list(ids), used, params, fingerprint(ids), payloads, extras)
 
     # --- scoring ---------------------------------------------------------------------------
     def _weights(self, tokens: Sequence[str]) -> dict[int, float]:
@@ -205,7 +210,7 @@ class LexicalIndex:
         tmp = directory.parent / f".{directory.name}.{uuid.uuid4().hex}"
         self.retriever.save(str(tmp), show_progress=False)
         meta = {"ids": self.ids, "languages": self.languages, "params": asdict(self.params),
-                "fingerprint": self.fingerprint, "payloads": self.payloads}
+                "fingerprint": self.fingerprint, "payloads": self.payloads, "extras": self.extras}
         (tmp / META_FILE).write_text(json.dumps(meta), encoding="utf-8")
         old = directory.parent / f".{directory.name}.old.{uuid.uuid4().hex}"
         if directory.exists():
@@ -225,6 +230,6 @@ class LexicalIndex:
             meta = json.loads(meta_path.read_text(encoding="utf-8"))
             retriever = bm25s.BM25.load(str(directory), show_progress=False, verbosity=0)
             return cls(retriever, meta["ids"], meta["languages"], LexicalParams(**meta["params"]),
-                       meta["fingerprint"], meta.get("payloads"))
+                       meta["fingerprint"], meta.get("payloads"), meta.get("extras"))
         except (OSError, ValueError, KeyError, TypeError):
             return None

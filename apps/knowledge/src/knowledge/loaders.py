@@ -52,8 +52,11 @@ def _title_from_stem(path: Path) -> str:
     return re.sub(r"[-_]+", " ", path.stem).strip().capitalize() or path.name
 
 
+_LINK = re.compile(r"!?\[([^\]]*)\]\([^)\s]*(?:\s+\"[^\"]*\")?\)")
+
+
 def _load_markdown(path: Path, raw: bytes) -> tuple[str, str | None]:
-    text = _decode(raw, path)
+    text = _LINK.sub(r"\1", _decode(raw, path))  # keep link text, drop targets
     if text.startswith("---\n"):  # YAML front matter: keep its title, drop the block
         end = text.find("\n---", 4)
         if end != -1:

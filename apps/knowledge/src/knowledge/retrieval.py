@@ -4,11 +4,17 @@
 the KB-update graph and `relais eval retrieval` all call it, so what we measure is what users
 get. Modes (`RETRIEVAL_MODE`): `dense`, `bm25`, `hybrid` (default).
 
-Minimum relevance (`RETRIEVAL_MIN_SCORE`, default 0.25) is a bar on the *dense cosine
-similarity* between the question and a chunk (MiniLM: unrelated text scores ~0.0-0.15,
-on-topic passages ~0.35-0.8). Hits under it are dropped, so an off-topic question returns
-nothing and the answer engines can say so honestly. It applies in `dense` and `hybrid` modes;
-`bm25` mode has no calibrated score and only drops chunks sharing no term with the question.
+Minimum relevance is a bar on the *dense cosine similarity* between question and chunk, in
+two parts, so an off-topic question returns nothing and the answer engines can say so:
+- absolute: cosine ≥ `RETRIEVAL_MIN_SCORE` (default 0.25; MiniLM scores unrelated English text
+  ~0.0-0.2 and on-topic passages ~0.45-0.85);
+- relative: cosine ≥ the question's mean cosine to the knowledge base's chunks *in the
+  question's language* + `min_margin` (0.2). MiniLM is English-only: any French question scores
+  ~0.3-0.45 against every French passage, so an absolute bar alone lets "Quelle est la capitale
+  de l'Australie ?" through; measured over the question's language, on-topic French questions
+  clear their baseline by 0.25-0.4 and off-topic ones by 0.1-0.16.
+Both apply in `dense` and `hybrid` modes (`min_score=0` turns the bar off, as the evaluation
+does); `bm25` mode has no calibrated score and only drops chunks sharing no term with the question.
 """
 
 from __future__ import annotations
@@ -23,6 +29,7 @@ import numpy as np
 
 from knowledge.chunking import Chunk
 from knowledge.fusion import convex_combination, reciprocal_rank_fusion
+from knowledge.language import detect_language
 from knowledge.lexical import META_FILE, LexicalIndex, LexicalParams, fingerprint
 from knowledge.store import ChromaStore, StoredHit, open_store
 from relais.embeddings import Embedder, get_embedder
@@ -70,6 +77,7 @@ class RetrievalConfig:
     dense_weight: float = 0.5
     lexical_weight: float = 0.5
     depth: int = 100  # candidates taken from each ranker before fusion
+    min_margin: float = 0.2  # cosine above the question's same-language baseline (see module doc)
     lexical: LexicalParams = field(default_factory=LexicalParams)
 
     @classmethod
@@ -82,6 +90,7 @@ class RetrievalConfig:
             dense_weight=float(getattr(settings, "retrieval_dense_weight", base.dense_weight)),
             lexical_weight=float(getattr(settings, "retrieval_lexical_weight", base.lexical_weight)),
             depth=int(getattr(settings, "retrieval_depth", base.depth)),
+            min_margin=float(getattr(settings, "retrieval_min_margin", base.min_margin)),
         )
 
 
@@ -93,8 +102,16 @@ def _chunk_payload(id_: str, document: str, meta: dict[str, Any]) -> dict[str, A
     }
 
 
+def language_centroids(store: ChromaStore) -> dict[str, list[float]]:
+    """Mean chunk vector per language: q·centroid is q's mean cosine to that language's chunks."""
+    _, matrix, metas = store.all_embeddings()
+    languages = np.array([str(m.get("language", "en")) for m in metas])
+    return {lang: matrix[languages == lang].mean(axis=0).astype(float).tolist()
+            for lang in sorted(set(languages.tolist()))}
+
+
 def build_lexical_index(store: ChromaStore, params: LexicalParams) -> LexicalIndex:
-    """Rebuild BM25 from the vector store's chunks: the store is the single source of truth."""
+    """Rebuild BM25 (and the dense centroids) from the vector store: its single source of truth."""
     ids, documents, metadatas = store.items()
     payloads = [_chunk_payload(i, d, m) for i, d, m in zip(ids, documents, metadatas)]
     chunks = [Chunk(p["text"], p["source"], p["title"], p["section"], p["chunk_index"], p["language"])
@@ -102,6 +119,7 @@ def build_lexical_index(store: ChromaStore, params: LexicalParams) -> LexicalInd
     return LexicalIndex.build(
         ids, [c.index_text for c in chunks], [c.language for c in chunks], params,
         headings=[c.heading for c in chunks], payloads=payloads,
+        extras={"centroids": language_centroids(store)},
     )
 
 
@@ -205,7 +223,8 @@ class KnowledgeBase:
         if qvec is not None and min_score > 0:
             ranked = ranked[: top_k * 3]
             self._fill_dense_scores(qvec, ranked, payloads, dense)
-            ranked = [k for k in ranked if dense.get(k, -1.0) >= min_score]
+            bar = max(min_score, self._baseline(query, qvec) + self.config.min_margin)
+            ranked = [k for k in ranked if dense.get(k, -1.0) >= bar]
         for k in ranked[:top_k]:
             p = payloads[k]
             hits.append(Hit(p["text"], p["source"], p["title"], p["section"], p["chunk_index"],
@@ -228,6 +247,18 @@ class KnowledgeBase:
             return reciprocal_rank_fusion(
                 [(rank(dense), cfg.dense_weight), (rank(lexical), cfg.lexical_weight)], k=cfg.rrf_k)
         return convex_combination([(dense, cfg.dense_weight), (lexical, cfg.lexical_weight)])
+
+    def _baseline(self, query: str, qvec: np.ndarray) -> float:
+        """The question's mean cosine to the chunks of its language (see module doc)."""
+        index = self.lexical()
+        centroids: dict[str, list[float]] = (index.extras.get("centroids") if index else None) or {}
+        if not centroids:
+            return 0.0
+        language = detect_language(query)
+        centroid = centroids.get(language)
+        if centroid is None:  # no chunk in that language: the whole base is the reference
+            centroid = np.mean([np.asarray(c) for c in centroids.values()], axis=0).tolist()
+        return float(np.dot(np.asarray(centroid, dtype=np.float32), qvec))
 
     def _fill_dense_scores(self, qvec: np.ndarray, keys: list[str],
                            payloads: dict[str, dict[str, Any]], dense: dict[str, float]) -> None:

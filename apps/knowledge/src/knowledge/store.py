@@ -41,6 +41,7 @@ class VectorStore(Protocol):
     def embeddings(self, ids: Sequence[str]) -> dict[str, np.ndarray]: ...
     def items(self) -> tuple[list[str], list[str], list[dict[str, Any]]]: ...
     def ids(self) -> list[str]: ...
+    def all_embeddings(self) -> tuple[list[str], np.ndarray, list[dict[str, Any]]]: ...
     def count(self) -> int: ...
     def reset(self) -> None: ...
 
@@ -118,6 +119,20 @@ class ChromaStore:
             docs += [d or "" for d in got["documents"]]
             metas += [dict(m or {}) for m in got["metadatas"]]
         return ids, docs, metas
+
+    def all_embeddings(self) -> tuple[list[str], np.ndarray, list[dict[str, Any]]]:
+        """Every (id, vector, metadata): used to derive per-language centroids."""
+        ids: list[str] = []
+        rows: list[np.ndarray] = []
+        metas: list[dict[str, Any]] = []
+        total = self.count()
+        for offset in range(0, total, _BATCH * 5):
+            got = self._collection.get(include=["embeddings", "metadatas"], limit=_BATCH * 5, offset=offset)
+            ids += got["ids"]
+            rows += [np.asarray(e, dtype=np.float32) for e in got["embeddings"]]
+            metas += [dict(m or {}) for m in got["metadatas"]]
+        matrix = np.vstack(rows) if rows else np.zeros((0, self._metadata["dim"]), dtype=np.float32)
+        return ids, matrix, metas
 
     def ids(self) -> list[str]:
         out: list[str] = []

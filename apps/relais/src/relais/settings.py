@@ -55,6 +55,7 @@ class Settings(BaseSettings):
     external_agent_token: SecretStr | None = None
     external_agent_connect_timeout_s: float = 5.0
     external_agent_read_timeout_s: float = 60.0
+    external_agent_max_event_bytes: int = 1_000_000
     intent_detection_prompt: str | None = None
     intent_threshold: float = 0.0
 

@@ -46,6 +46,18 @@ MESSAGES: Mapping[str, Mapping[str, str]] = {
         "mode.ALTER": "Mode: coach",
         "interrupt.hint": "Pick an option or type your answer.",
         "error.generic": "Something went wrong. Please try again.",
+        "ui.empty_question": "Please type a question.",
+        "ui.truncated_question": "Your question was shortened to its first {limit} characters.",
+        "ui.kb_missing": (
+            "The knowledge base has not been built yet. Run `relais ingest`, then ask again."
+        ),
+        "ui.model_error": (
+            "The language model failed while answering, so the answer may be incomplete. "
+            "Please try again."
+        ),
+        "ui.sources": "Sources:",
+        "ui.engine": "Engine: {engine}",
+        "ui.no_answer": "No answer was produced. Please rephrase your question.",
     },
     "fr": {
         "agent.unreachable": ("L'agent est injoignable pour le moment. Réessayez dans un instant."),
@@ -79,6 +91,21 @@ MESSAGES: Mapping[str, Mapping[str, str]] = {
         "mode.ALTER": "Mode : coach",
         "interrupt.hint": "Choisissez une option ou tapez votre réponse.",
         "error.generic": "Une erreur est survenue. Veuillez réessayer.",
+        "ui.empty_question": "Veuillez saisir une question.",
+        "ui.truncated_question": (
+            "Votre question a été raccourcie à ses {limit} premiers caractères."
+        ),
+        "ui.kb_missing": (
+            "La base de connaissances n'est pas encore construite. Lancez `relais ingest`, "
+            "puis reposez votre question."
+        ),
+        "ui.model_error": (
+            "Le modèle de langage a échoué pendant sa réponse : elle est peut-être incomplète. "
+            "Veuillez réessayer."
+        ),
+        "ui.sources": "Sources :",
+        "ui.engine": "Moteur : {engine}",
+        "ui.no_answer": "Aucune réponse n'a été produite. Reformulez votre question.",
     },
 }
 

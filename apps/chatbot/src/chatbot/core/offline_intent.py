@@ -3,8 +3,9 @@
 The few-shot file (`RELAIS_INTENTS_FILE`, YAML list of `{text, label}`) is the whole model:
 swap it with the knowledge base. Each question is compared with every example; the score is
 the mean similarity of its top-k ALTER neighbours minus that of its top-k NORMAL neighbours,
-and ALTER wins above `INTENT_THRESHOLD`. Two packaged encoders are combined so French and
-English phrasings both land near their examples (MiniLM alone is English-only).
+and ALTER wins above `INTENT_THRESHOLD`. The encoder is the packaged multilingual USE: on the
+held-out EN/FR set it scores 96.8% (k=3) where MiniLM, English-only, scores 81% and the two
+combined 95.7% (see README, Quality).
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from chatbot.core.intent_classifier import IntentType
 from relais.embeddings import Embedder, get_embedder
 from relais.settings import Settings, get_settings
 
-DEFAULT_ENCODERS = ("minilm", "use-multilingual")
+DEFAULT_ENCODERS = ("use-multilingual",)
 
 
 @dataclass(frozen=True)

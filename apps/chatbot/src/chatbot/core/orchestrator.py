@@ -155,11 +155,12 @@ class Orchestrator:
         thread_id: str | None,
         language: str,
     ) -> AsyncIterator[ChatEvent]:
+        done = False
         async for event in self.agent().stream(question, user_id, history, thread_id=thread_id, language=language):
+            done = done or isinstance(event, DoneEvent)
             yield event
-            if isinstance(event, DoneEvent):
-                return
-        yield DoneEvent()
+        if not done:
+            yield DoneEvent()
 
     # --- steps ---------------------------------------------------------------------------
     async def _retrieve(self, question: str) -> list[Any] | None:

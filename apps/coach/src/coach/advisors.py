@@ -1,0 +1,134 @@
+"""The two advisors: each is a chat model bound to exactly one tool of its domain, with a system
+prompt that states the boundary — or, with no model configured, the offline engine.
+
+With a model: the model reads the whole shared history, may call its one tool, and after the
+tool result comes back writes the final reply (the graph loops advisor → tool → advisor).
+Offline: the advisor calls its tool with the constraints found in the conversation, then writes
+the tool's plan as a readable reply (`coach.render`) that reflects every constraint so far.
+
+Temperature 0 is set where the model is created (`CoachRunner`, `relais.models.chat_model`):
+an advisor receives a ready model and does not rebuild it.
+"""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any, Awaitable, Callable
+
+from langchain_core.language_models import BaseChatModel
+from langchain_core.messages import AIMessage, BaseMessage, SystemMessage, ToolMessage
+from langchain_core.tools import BaseTool
+
+from coach.constraints import Constraints, constraints_from_messages, is_acknowledgement
+from coach.render import goal_label, render_acknowledgement, render_meals, render_workout
+from coach.router import last_human_text
+from coach.state import NUTRITION, WORKOUT, AgentName
+from coach.tools import MEAL_TOOL, WORKOUT_TOOL, MealPlan, WorkoutPlan, tool_args_from_constraints
+
+MAX_TOOL_ROUNDS = 2  # per user message; then the model must answer in words
+
+SYSTEM_PROMPTS: dict[str, str] = {
+    WORKOUT: (
+        "You are the workout advisor of a fitness app. You design training: routines, splits, "
+        "exercises with sets x reps, cardio, and changes for injuries. "
+        "Do NOT give food, diet or nutrition advice: the app routes those questions to the nutrition "
+        "advisor — if asked, say the nutrition advisor will help with food. "
+        f"Call the `{WORKOUT_TOOL}` tool to build or adjust a programme, then present its result as a "
+        "clear reply with headings and bullet points. Respect every constraint in the conversation "
+        "(goal, days per week, equipment, injuries) even if it was mentioned many messages ago."
+    ),
+    NUTRITION: (
+        "You are the nutrition advisor of a fitness app. You design eating: daily calories and "
+        "macros, meals and snacks, meal timing, and diets (vegetarian, vegan, allergies, intolerances). "
+        "Do NOT design workouts or training routines: that is the workout advisor's job — if asked, "
+        "say the workout advisor will help with training. "
+        f"Call the `{MEAL_TOOL}` tool to build or adjust a meal plan, then present its result as a "
+        "clear reply with headings and bullet points. Respect every constraint in the conversation "
+        "(goal, diet, allergies, intolerances) even if it was mentioned many messages ago; an allergen "
+        "must never appear in a suggestion."
+    ),
+}
+_LANGUAGE_NAMES = {"en": "English", "fr": "French"}
+
+
+def constraints_summary(c: Constraints) -> str:
+    """One line per known constraint, appended to the system prompt (the model still sees all messages)."""
+    lines = [f"- goal: {goal_label(c.goal, 'en')}" if c.goal else "- goal: not stated yet"]
+    for label, value in (("days per week", c.days_per_week), ("equipment", c.equipment),
+                         ("injuries", ", ".join(c.injuries)), ("diet", c.diet),
+                         ("allergies", ", ".join(c.allergies)), ("intolerances", ", ".join(c.intolerances)),
+                         ("foods to leave out", ", ".join(c.avoid)),
+                         ("body weight (kg)", c.weight_kg)):
+        if value:
+            lines.append(f"- {label}: {value}")
+    return "\n".join(lines)
+
+
+def system_message(agent: AgentName, c: Constraints) -> SystemMessage:
+    return SystemMessage(
+        content=f"{SYSTEM_PROMPTS[agent]}\n\nConstraints the person stated so far:\n{constraints_summary(c)}\n\n"
+        f"Reply in {_LANGUAGE_NAMES[c.language]}."
+    )
+
+
+def _since_last_human(messages: list[BaseMessage]) -> list[BaseMessage]:
+    for i in range(len(messages) - 1, -1, -1):
+        if messages[i].type == "human":
+            return messages[i + 1:]
+    return list(messages)
+
+
+def tool_rounds(messages: list[BaseMessage]) -> int:
+    """How many times the advisor already called a tool for the current user message."""
+    return sum(1 for m in _since_last_human(messages) if isinstance(m, AIMessage) and m.tool_calls)
+
+
+def _offline_reply(agent: AgentName, tool: BaseTool, messages: list[BaseMessage]) -> AIMessage:
+    found = constraints_from_messages(messages)
+    last = messages[-1] if messages else None
+    if isinstance(last, ToolMessage) and last.name == tool.name:
+        try:
+            if tool.name == WORKOUT_TOOL:
+                text = render_workout(WorkoutPlan.model_validate_json(str(last.content)), found)
+            else:
+                text = render_meals(MealPlan.model_validate_json(str(last.content)), found)
+        except ValueError:
+            text = str(last.content)  # a tool error message, shown as is
+        return AIMessage(content=text)
+    answered_before = any(isinstance(m, AIMessage) and not m.tool_calls for m in messages)
+    if answered_before and is_acknowledgement(last_human_text(messages)):
+        return AIMessage(content=render_acknowledgement(agent, found.language))
+    call = {"name": tool.name, "args": tool_args_from_constraints(tool.name, found),
+            "id": f"call_{uuid.uuid4().hex[:12]}", "type": "tool_call"}
+    return AIMessage(content="", tool_calls=[call])
+
+
+def make_advisor(
+    agent: AgentName, tool: BaseTool, model: BaseChatModel | None
+) -> Callable[[dict[str, Any]], Awaitable[dict[str, Any]]]:
+    """A graph node for `agent`: the model bound to `tool` alone, or the offline engine."""
+
+    async def advisor(state: dict[str, Any]) -> dict[str, Any]:
+        messages: list[BaseMessage] = list(state.get("messages", []))
+        if model is None:
+            return {"messages": [_offline_reply(agent, tool, messages)], "last_active_agent": agent}
+        found = constraints_from_messages(messages)
+        prompt = [system_message(agent, found), *messages]
+        may_call = tool_rounds(messages) < MAX_TOOL_ROUNDS
+        runnable = model.bind_tools([tool]) if may_call else model
+        reply = await runnable.ainvoke(prompt)
+        if not isinstance(reply, AIMessage):
+            reply = AIMessage(content=str(getattr(reply, "content", reply)))
+        if reply.tool_calls and not may_call:
+            reply = AIMessage(content=reply.content or "", id=reply.id)
+        return {"messages": [reply], "last_active_agent": agent}
+
+    advisor.__name__ = agent
+    return advisor
+
+
+def wants_tool(message: BaseMessage) -> bool:
+    """Conditional edge after an advisor: to its tool node when it asked for a tool call."""
+    return isinstance(message, AIMessage) and bool(message.tool_calls)
+
+

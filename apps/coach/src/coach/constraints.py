@@ -1,0 +1,427 @@
+"""What the person told us so far — goal, schedule, equipment, injuries, diet — read from the
+whole conversation, in English or French.
+
+Why rules and not a model: the offline engine and the tools must honour a constraint said
+three messages ago without any model, and the same conversation must always give the same
+constraints. Later statements win (a new diet, "my knee is fine now"); injuries and allergies
+accumulate; negations ("no injuries", "I'm not vegetarian") are respected.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, Iterable, Literal
+
+from pydantic import BaseModel, Field
+
+from coach._text import find_keywords, fold, has_any, normalize, tokens
+from coach._text import clauses as split_clauses
+from coach.language import Language, conversation_language
+
+Goal = Literal["muscle", "fat_loss", "endurance", "mixed", "general"]
+Equipment = Literal["gym", "dumbbells", "bodyweight"]
+Diet = Literal["omnivore", "pescatarian", "vegetarian", "vegan"]
+
+INJURY_AREAS = ("knee", "shoulder", "back", "wrist", "ankle", "hip", "elbow", "neck")
+ALLERGENS = (
+    "peanuts", "tree_nuts", "dairy", "lactose", "eggs", "gluten", "soy", "fish", "shellfish", "sesame",
+)
+AVOIDABLE = ALLERGENS + ("meat", "pork", "red_meat", "poultry")
+
+
+class Constraints(BaseModel):
+    """Everything the tools and the offline replies must respect."""
+
+    goal: Goal | None = None
+    days_per_week: int | None = Field(None, ge=1, le=7)
+    equipment: Equipment | None = None
+    injuries: list[str] = Field(default_factory=list)
+    diet: Diet | None = None
+    allergies: list[str] = Field(default_factory=list)
+    intolerances: list[str] = Field(default_factory=list)
+    avoid: list[str] = Field(default_factory=list)
+    weight_kg: float | None = None
+    language: Language = "en"
+
+    def food_exclusions(self) -> set[str]:
+        """Every food tag that must never appear in a meal (diet + allergies + intolerances)."""
+        excluded = set(self.allergies) | set(self.intolerances) | set(self.avoid)
+        excluded |= diet_exclusions(self.diet)
+        if "dairy" in excluded:
+            excluded.add("lactose")
+        excluded.discard("unspecified")
+        return excluded
+
+
+def diet_exclusions(diet: str | None) -> set[str]:
+    """Food tags a diet rules out."""
+    meat = {"meat", "pork", "red_meat", "poultry"}
+    if diet == "pescatarian":
+        return meat
+    if diet == "vegetarian":
+        return meat | {"fish", "shellfish"}
+    if diet == "vegan":
+        return meat | {"fish", "shellfish", "dairy", "lactose", "eggs", "honey"}
+    return set()
+
+
+# --- vocabulary (accent-free, notation of coach._text) -----------------------------------------
+
+_NEGATIONS = {"no", "not", "never", "without", "dont", "don", "doesn", "isn", "aren", "nothing",
+              "none", "pas", "aucun", "aucune", "jamais", "sans", "plus", "ni", "longer", "n"}
+
+_GOAL_WORDS: dict[str, tuple[str, ...]] = {
+    "muscle": ("build muscle*", "gain muscle*", "muscle gain*", "muscle growth", "muscle mass",
+               "put on muscle", "more muscle*", "bulk*", "hypertroph*", "get bigger", "gain mass",
+               "mass gain", "get stronger", "stronger", "strength", "muscl*", "prise de masse",
+               "prendre du muscle", "prendre de la masse", "masse musculaire", "se muscler",
+               "musculation", "plus fort*", "gagner en force", "force"),
+    "fat_loss": ("lose fat", "losing fat", "fat loss", "burn fat", "burning fat", "fat burning",
+                 "lose weight", "losing weight", "weight loss", "cut", "cutting", "slim*",
+                 "shred*", "get lean*", "leaner", "lose belly", "drop weight", "perdre du gras",
+                 "perte de gras", "perdre du poids", "perte de poids", "maigrir", "mincir",
+                 "seche", "secher", "bruler les graisses", "bruler des graisses", "bruler du gras",
+                 "perdre de la graisse", "perdre mon ventre", "affiner"),
+    "endurance": ("endurance", "stamina", "marathon*", "half-marathon*", "triathlon*", "10k",
+                  "5k", "run longer", "run faster", "running race", "cardio fitness", "aerobic",
+                  "semi-marathon*", "courir plus", "souffle", "trail"),
+}
+_GOAL_CHANGE = ("instead", "rather", "actually", "changed my mind", "change my goal", "new goal",
+                "switch", "now i want", "no longer", "plutot", "finalement", "en fait",
+                "a la place", "desormais", "maintenant je veux", "nouvel objectif", "changer d objectif")
+
+_NUMBER_WORDS = {
+    "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "once": 1,
+    "twice": 2, "un": 1, "une": 1, "deux": 2, "trois": 3, "quatre": 4, "cinq": 5,
+    "sept": 7,
+}
+_NUM = r"(?<![a-z0-9])(\d|one|two|three|four|five|six|seven|un|une|deux|trois|quatre|cinq|sept)"
+_DAYS_RE = [
+    re.compile(_NUM + r"\s*(?:x|times?|days?|sessions?|workouts?|jours?|fois|seances?|entrainements?)"
+               r"(?:\s+(?:of\s+)?(?:training|workouts?|d entrainement|de sport|de musculation|at the gym))?"
+               r"\s*(?:(?:a|per|each|every|par|dans\s+la|la|chaque)\s*)?(?:week|wk|semaine)"),
+    re.compile(r"(once|twice)\s+(?:a|per)\s+week"),
+    re.compile(r"(?:train|training|workout|gym|go)\s+" + _NUM + r"\s+days"),
+]
+_DAILY = ("every day", "each day", "daily", "tous les jours", "chaque jour")
+
+_EQUIPMENT_WORDS: dict[str, tuple[str, ...]] = {
+    "dumbbells": ("dumbbell*", "haltere*", "kettlebell*", "weights at home", "adjustable weights"),
+    "bodyweight": ("no equipment", "without equipment", "bodyweight", "body weight", "at home",
+                   "home workout*", "from home", "no gym", "without a gym", "don t have a gym",
+                   "sans materiel", "pas de materiel", "poids du corps", "a la maison", "chez moi",
+                   "pas de salle", "sans salle", "calisthenic*", "in my living room"),
+    "gym": ("gym*", "fitness center", "fitness centre", "salle de sport", "salle de gym",
+            "salle de musculation", "en salle", "a la salle", "machines", "barbell*"),
+}
+
+BODY_PART_WORDS: dict[str, tuple[str, ...]] = {
+    "knee": ("knee*", "acl", "mcl", "menisc*", "patell*", "genou*", "menisque*", "ligament croise*",
+             "rotule*"),
+    "shoulder": ("shoulder*", "rotator cuff*", "epaule*", "coiffe des rotateurs"),
+    "back": ("back", "lower back", "upper back", "spine", "spinal", "disc", "herniat*", "sciatica",
+             "lumbar", "dos", "lombaire*", "hernie*", "sciatique", "colonne", "lumbago"),
+    "wrist": ("wrist*", "carpal", "poignet*"),
+    "ankle": ("ankle*", "achilles", "foot", "feet", "plantar", "cheville*", "achille", "pied",
+              "pieds", "voute plantaire"),
+    "hip": ("hip", "hips", "hanche*"),
+    "elbow": ("elbow*", "tennis elbow", "coude*", "epicondyl*"),
+    "neck": ("neck", "cervical", "cou", "nuque", "cervicale*"),
+}
+_INJURY_CUES = ("injur*", "hurt*", "pain*", "painful", "sore*", "ache*", "aching", "bad", "problem*",
+                "issue*", "surgery", "operat*", "torn", "tear", "strain*", "sprain*", "tendin*",
+                "broke*", "broken", "fractur*", "recovering", "rehab*", "arthrit*", "weak",
+                "dislocat*", "bless*", "mal", "douleur*", "douloureu*", "souffre", "opere*",
+                "entorse*", "tendinite*", "fragile*", "probleme*", "dechir*", "arthrose",
+                "hernie*", "sciati*", "herniat*", "lumbago", "luxation", "rupture", "injured",
+                "gene", "genant*")
+_HEALED = ("healed", "recovered", "fine now", "better now", "no longer hurts", "doesn t hurt",
+           "gueri*", "va mieux", "ne me fait plus mal", "plus mal", "retabli*")
+
+_VEGAN = ("vegan*", "vegetalien*", "plant-based", "plant based", "100 vegetal*", "no animal product*")
+_VEGETARIAN = ("vegetarian*", "vegetarien*", "veggie", "vege", "don t eat meat", "do not eat meat",
+               "no meat", "meat-free", "sans viande", "pas de viande", "mange pas de viande",
+               "mange plus de viande", "eat meat anymore", "stopped eating meat")
+_PESCATARIAN = ("pescatarian*", "pescetarian*", "pescetarien*", "pescatarien*",
+                "only eat fish", "only fish")
+_OMNIVORE = ("i eat meat", "eat everything", "omnivor*", "je mange de la viande", "je mange de tout")
+
+FOOD_WORDS: dict[str, tuple[str, ...]] = {
+    "peanuts": ("peanut*", "groundnut*", "arachide*", "cacahu*"),
+    "tree_nuts": ("tree nut*", "nuts", "nut", "almond*", "cashew*", "walnut*", "hazelnut*",
+                  "pecan*", "pistachio*", "noix", "amande*", "noisette*", "cajou", "pistache*",
+                  "fruits a coque"),
+    "dairy": ("dairy", "milk", "cow s milk", "lait", "laitier*", "produits laitiers", "cheese*",
+              "fromage*", "yogurt*", "yoghurt*", "yaourt*", "casein*", "caseine"),
+    "lactose": ("lactose",),
+    "eggs": ("egg", "eggs", "oeuf*"),
+    "gluten": ("gluten*", "wheat", "ble", "coeliac", "celiac", "coeliaque", "celiaque"),
+    "soy": ("soy", "soya", "soja", "tofu", "edamame"),
+    "fish": ("fish", "poisson*", "salmon", "tuna", "saumon", "thon"),
+    "shellfish": ("shellfish", "shrimp*", "prawn*", "crab*", "lobster*", "crustace*", "mollus*",
+                  "seafood", "fruits de mer", "crevette*", "homard*"),
+    "sesame": ("sesame*", "tahini", "tahin*"),
+    # exclusions that are not allergens (a dislike or a belief)
+    "pork": ("pork", "bacon", "ham", "porc", "jambon", "lard"),
+    "red_meat": ("red meat", "beef", "viande rouge", "boeuf", "steak*"),
+    "poultry": ("chicken", "turkey", "poulet", "dinde", "volaille*"),
+}
+_ALLERGY_CUES = ("allerg*", "anaphyla*", "epipen")
+_INTOLERANCE_CUES = ("intoleran*", "sensitiv*", "sensible", "coeliac", "celiac", "coeliaque",
+                     "celiaque", "ne supporte pas", "can t digest", "don t tolerate", "digere mal",
+                     "digere pas")
+_AVOID_CUES = ("no", "without", "avoid*", "free", "can t eat", "cannot eat", "don t eat",
+               "do not eat", "won t eat", "never eat", "not eat", "sans", "pas de", "evite*",
+               "mange pas", "mange jamais", "ne mange", "excl*", "hate", "dislike", "deteste")
+
+_WEIGHT_RE = re.compile(r"(\d{2,3}(?:[.,]\d)?)\s*(kg|kgs|kilos?|kilogrammes?|kilograms?|lbs?|pounds?|livres)\b")
+_WEIGHT_CHANGE = {"lose", "lost", "losing", "gain", "gained", "drop", "perdre", "perdu", "prendre",
+                  "pris", "minus", "moins", "down", "shed"}
+
+
+def _negated(norm: str, start: int, window: int = 3) -> bool:
+    """A negation word among the `window` tokens just before position `start`."""
+    before = norm[:start].split()[-window:]
+    return any(tok in _NEGATIONS for tok in before)
+
+
+def _goal_signals(norm: str) -> set[str]:
+    found: set[str] = set()
+    for goal, words in _GOAL_WORDS.items():
+        for hit in find_keywords(norm, words):
+            if not _negated(norm, hit.start, 2):
+                found.add(goal)
+                break
+    return found
+
+
+def goal_from(signals: set[str]) -> Goal | None:
+    """Combine goal signals: muscle + fat loss is the classic 'recomposition' (`mixed`)."""
+    if not signals:
+        return None
+    if len(signals) == 1:
+        return next(iter(signals))  # type: ignore[return-value]
+    return "mixed"
+
+
+def _days(norm: str) -> int | None:
+    for regex in _DAYS_RE:
+        matches = list(regex.finditer(norm))
+        if matches:
+            word = matches[-1].group(1)
+            value = int(word) if word.isdigit() else _NUMBER_WORDS.get(word)
+            if value and 1 <= value <= 7:
+                return value
+    if has_any(norm, _DAILY):
+        return 6
+    return None
+
+
+def _equipment(norm: str) -> Equipment | None:
+    for kind in ("dumbbells", "bodyweight", "gym"):
+        if has_any(norm, _EQUIPMENT_WORDS[kind]):
+            return kind  # type: ignore[return-value]
+    return None
+
+
+def _injury_updates(clause_norm: str) -> tuple[set[str], set[str]]:
+    """(areas added, areas healed) for one clause."""
+    parts = {area for area, words in BODY_PART_WORDS.items() if has_any(clause_norm, words)}
+    cues = find_keywords(clause_norm, _INJURY_CUES)
+    if parts and has_any(clause_norm, _HEALED):
+        return set(), parts
+    if not cues:
+        return set(), set()  # "back squat", "come back": a body word alone is not an injury
+    if all(_negated(clause_norm, cue.start) for cue in cues):
+        return set(), parts  # "no injuries", "my knee doesn't hurt"
+    if parts:
+        return parts, set()
+    if has_any(clause_norm, ("injur*", "bless*")):
+        return {"unspecified"}, set()
+    return set(), set()
+
+
+def _diet(clause_norm: str) -> tuple[Diet | None, bool]:
+    """(diet named in the clause, negated?) — "I'm not vegan any more" is (vegan, True)."""
+    for diet, words in (("vegan", _VEGAN), ("pescatarian", _PESCATARIAN),
+                        ("vegetarian", _VEGETARIAN), ("omnivore", _OMNIVORE)):
+        hits = find_keywords(clause_norm, words)
+        if not hits:
+            continue
+        intrinsic = any(tok in _NEGATIONS for tok in hits[0].keyword.split())
+        negated = not intrinsic and _negated(clause_norm, hits[0].start, 3)
+        return diet, negated  # type: ignore[return-value]
+    return None, False
+
+
+_GENERIC_NUTS = {"nuts", "nut", "noix", "fruits a coque"}
+_NOT_ALLERGENS = {"pork", "red_meat", "poultry"}
+
+
+def _near_avoid_cue(clause_norm: str, start: int, end: int) -> bool:
+    """'no dairy', 'sans gluten', 'avoid eggs', 'dairy-free', 'gluten free'."""
+    before = clause_norm[max(0, start - 28): start]
+    after = clause_norm[end: end + 7]
+    return has_any(before, _AVOID_CUES) or bool(re.match(r"[\s\-]*free\b", after))
+
+
+def _food_updates(clause_norm: str) -> tuple[set[str], set[str], set[str], bool, bool]:
+    """(allergies, intolerances, avoid, unspecified allergy?, unspecified intolerance?).
+
+    Each food word takes the kind of the nearest cue before it (else after it), so
+    "allergic to peanuts, lactose intolerant" gives one allergy and one intolerance.
+    """
+    cues: list[tuple[int, str]] = []
+    for kind, words in (("allergy", _ALLERGY_CUES), ("intolerance", _INTOLERANCE_CUES)):
+        for cue in find_keywords(clause_norm, words):
+            cues.append((cue.start, "negated" if _negated(clause_norm, cue.start) else kind))
+    cues.sort()
+    out: dict[str, set[str]] = {"allergy": set(), "intolerance": set(), "avoid": set()}
+    found = False
+    for key, words in FOOD_WORDS.items():
+        for hit in find_keywords(clause_norm, words):
+            found = True
+            keys = {key, "peanuts"} if hit.keyword in _GENERIC_NUTS else {key}
+            before = [k for pos, k in cues if pos <= hit.start]
+            after = [k for pos, k in cues if pos > hit.start]
+            kind = before[-1] if before else (after[0] if after else None)
+            if kind == "negated":
+                continue
+            if kind is None:
+                if not _near_avoid_cue(clause_norm, hit.start, hit.end):
+                    continue
+                kind = "avoid"
+            if key in _NOT_ALLERGENS:
+                kind = "avoid"
+            out[kind] |= keys
+    allergies, intolerances, avoid = out["allergy"], out["intolerance"], out["avoid"]
+    if "gluten" in allergies and has_any(clause_norm, ("coeliac", "celiac", "coeliaque", "celiaque")):
+        allergies.discard("gluten")
+        intolerances.add("gluten")
+    kinds = {k for _, k in cues}
+    return (allergies, intolerances, avoid,
+            "allergy" in kinds and not found, "intolerance" in kinds and not found)
+
+
+def _weight(text: str) -> float | None:
+    norm = fold(text)
+    for m in _WEIGHT_RE.finditer(norm):
+        before = set(norm[: m.start()].split()[-3:])
+        if before & _WEIGHT_CHANGE:
+            continue
+        value = float(m.group(1).replace(",", "."))
+        if m.group(2).startswith(("lb", "pound", "livre")):
+            value = value / 2.2046
+        if 35 <= value <= 250:
+            return round(value, 1)
+    return None
+
+
+def _is_allergy_free_statement(clause_norm: str) -> bool:
+    return has_any(clause_norm, ("no allerg*", "not allergic", "aucune allergie", "pas d allergie",
+                                 "pas allergique", "no food allerg*", "no intoleranc*"))
+
+
+def extract_constraints(texts: Iterable[str], language: Language | None = None) -> Constraints:
+    """Constraints stated across `texts` (the person's messages, oldest first)."""
+    texts = [t for t in texts if t and t.strip()]
+    goal_signals: set[str] = set()
+    days: int | None = None
+    equipment: Equipment | None = None
+    injuries: set[str] = set()
+    diet: Diet | None = None
+    allergies: set[str] = set()
+    intolerances: set[str] = set()
+    avoid: set[str] = set()
+    weight: float | None = None
+    for text in texts:
+        norm = normalize(text)
+        signals = _goal_signals(norm)
+        if signals:
+            if has_any(norm, _GOAL_CHANGE):
+                goal_signals = set()
+            goal_signals |= signals
+        days = _days(norm) or days
+        equipment = _equipment(norm) or equipment
+        weight = _weight(text) or weight
+        for clause in split_clauses(text):
+            cnorm = normalize(clause)
+            added, healed = _injury_updates(cnorm)
+            injuries -= healed
+            if added - {"unspecified"}:
+                injuries.discard("unspecified")
+                injuries |= added
+            elif added and not injuries:
+                injuries.add("unspecified")
+            named, negated = _diet(cnorm)
+            if named and not negated:
+                diet = named
+            elif named and negated and diet == named:
+                diet = "omnivore"
+            if _is_allergy_free_statement(cnorm):
+                continue
+            a, i, v, unspecified_a, unspecified_i = _food_updates(cnorm)
+            if a:
+                allergies.discard("unspecified")
+            if i:
+                intolerances.discard("unspecified")
+            allergies |= a
+            intolerances |= i
+            avoid |= v
+            if unspecified_a and not allergies:
+                allergies.add("unspecified")
+            if unspecified_i and not intolerances:
+                intolerances.add("unspecified")
+    lang = language or conversation_language(texts)
+    return Constraints(
+        goal=goal_from(goal_signals),
+        days_per_week=days,
+        equipment=equipment,
+        injuries=sorted(injuries),
+        diet=diet,
+        allergies=sorted(allergies),
+        intolerances=sorted(intolerances - allergies),
+        avoid=sorted(avoid - allergies - intolerances),
+        weight_kg=weight,
+        language=lang,
+    )
+
+
+def human_texts(messages: Iterable[Any]) -> list[str]:
+    """The person's messages (LangChain messages or dicts with role/content), oldest first."""
+    out: list[str] = []
+    for message in messages:
+        role = getattr(message, "type", None)
+        content: Any = getattr(message, "content", None)
+        if role is None and isinstance(message, dict):
+            role = {"user": "human"}.get(message.get("role", ""), message.get("role"))
+            content = message.get("content")
+        if role != "human":
+            continue
+        if isinstance(content, list):
+            content = " ".join(b.get("text", "") if isinstance(b, dict) else str(b) for b in content)
+        out.append(str(content or ""))
+    return out
+
+
+def constraints_from_messages(messages: Iterable[Any]) -> Constraints:
+    """Constraints from a LangGraph message list (only the person's messages count)."""
+    return extract_constraints(human_texts(messages))
+
+
+def is_acknowledgement(text: str) -> bool:
+    """'Nothing to add', 'thanks', 'ok' — a reply that asks for nothing new."""
+    from coach.router import explain_route
+
+    norm = normalize(text)
+    toks = tokens(text)
+    if not toks or len(toks) > 8 or "?" in text:
+        return False
+    decision = explain_route(text)
+    if decision.workout_hits or decision.nutrition_hits:
+        return False
+    return has_any(norm, ("nothing to add", "nothing else", "nothing more", "that s all",
+                          "that s it", "all good", "looks good", "sounds good", "perfect", "great",
+                          "thanks", "thank you", "ok", "okay", "cool", "fine", "no thanks",
+                          "rien a ajouter", "rien d autre", "c est tout", "parfait", "merci",
+                          "d accord", "ca marche", "super", "top", "nickel", "non merci"))

@@ -1,0 +1,104 @@
+"""The human node: after every advisor answer the graph pauses and asks the person.
+
+`interrupt(payload)` stops the run and hands the payload to the caller (the UI shows the prompt
+and the quick choices); `Command(resume=value)` restarts this node, and `interrupt()` then
+returns `value`, which becomes the next user message. On resume LangGraph re-runs the node from
+its start, so nothing happens before `interrupt()` besides building the payload, and the only
+effect after it is the returned update — whose message id is derived from the conversation
+position, so applying it twice could never duplicate the message.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from langchain_core.messages import HumanMessage
+from langgraph.types import interrupt
+
+from coach._text import normalize
+from coach.constraints import human_texts
+from coach.language import Language, conversation_language
+from coach.state import NUTRITION, WORKOUT
+
+CHOICES: dict[str, list[str]] = {
+    "en": ["Injury", "Allergy", "Vegetarian", "Vegan", "Nothing to add"],
+    "fr": ["Blessure", "Allergie", "Végétarien", "Végan", "Rien à ajouter"],
+}
+_CHOICE_KEYS = ["injury", "allergy", "vegetarian", "vegan", "nothing"]
+_CHOICE_MESSAGES: dict[str, dict[str, str]] = {
+    "injury": {"en": "I have an injury.", "fr": "J'ai une blessure."},
+    "allergy": {"en": "I have a food allergy.", "fr": "J'ai une allergie alimentaire."},
+    "vegetarian": {"en": "I'm vegetarian.", "fr": "Je suis végétarien."},
+    "vegan": {"en": "I'm vegan.", "fr": "Je suis végan."},
+    "nothing": {"en": "Nothing to add.", "fr": "Rien à ajouter."},
+}
+_PROMPTS: dict[str, dict[str, str]] = {
+    WORKOUT: {
+        "en": "Anything I should take into account before we go on — an injury, a food allergy, a diet? "
+              "Pick one below or just type your reply.",
+        "fr": "Y a-t-il quelque chose à prendre en compte avant de continuer — une blessure, une allergie "
+              "alimentaire, un régime ? Choisissez ci-dessous ou répondez librement.",
+    },
+    NUTRITION: {
+        "en": "Does this fit you? Tell me about any allergy, intolerance, diet or injury — pick one below "
+              "or just type your reply.",
+        "fr": "Est-ce que cela vous convient ? Parlez-moi d'une allergie, d'une intolérance, d'un régime ou "
+              "d'une blessure — choisissez ci-dessous ou répondez librement.",
+    },
+}
+_LABEL_TO_KEY: dict[str, tuple[str, Language]] = {
+    normalize(label): (key, lang)  # type: ignore[misc]
+    for lang, labels in CHOICES.items()
+    for key, label in zip(_CHOICE_KEYS, labels)
+}
+
+
+def interrupt_payload(agent: str | None, language: Language) -> dict[str, Any]:
+    """What the UI needs to ask: kind, prompt, quick choices, which advisor asks, the language."""
+    agent = agent if agent in _PROMPTS else WORKOUT
+    return {
+        "kind": "constraints",
+        "prompt": _PROMPTS[agent][language],
+        "choices": list(CHOICES[language]),
+        "agent": agent,
+        "language": language,
+    }
+
+
+def resume_text(value: Any, language: Language = "en") -> str:
+    """The user message a resume value stands for: a quick choice becomes a sentence.
+
+    Accepts the raw string, or a dict from a UI (`{"choice": ...}`, `{"text": ...}`,
+    `{"message": ...}`, `{"value": ...}`, `{"label": ...}`). An empty value means nothing to add.
+    """
+    if isinstance(value, dict):
+        for key in ("choice", "text", "message", "content", "value", "label"):
+            if value.get(key):
+                value = value[key]
+                break
+        else:
+            value = ""
+    text = str(value or "").strip()
+    if not text:
+        return _CHOICE_MESSAGES["nothing"][language]
+    match = _LABEL_TO_KEY.get(normalize(text))
+    if match is not None:
+        key, label_language = match
+        return _CHOICE_MESSAGES[key][label_language]
+    return text
+
+
+def human_message(text: str, messages: list[Any]) -> HumanMessage:
+    """A HumanMessage whose id is its position among the person's messages (idempotent append)."""
+    position = sum(1 for m in messages if getattr(m, "type", None) == "human") + 1
+    return HumanMessage(content=text, id=f"human-{position}")
+
+
+def human_node(state: dict[str, Any]) -> dict[str, Any]:
+    """Pause for the person; their reply (typed or a quick choice) is the next user message."""
+    messages = state.get("messages", [])
+    language = conversation_language(human_texts(messages))
+    payload = interrupt_payload(state.get("last_active_agent") or WORKOUT, language)
+    value = interrupt(payload)
+    return {"messages": [human_message(resume_text(value, language), messages)]}
+

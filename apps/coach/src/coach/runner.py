@@ -1,0 +1,259 @@
+"""The one adapter between the coach graph and its callers (the HTTP service, the Chainlit
+"Coach" profile, the CLI): a turn in, typed `relais.events` out.
+
+How a turn starts, per thread:
+- no checkpoint yet → a fresh run with the message (after an optional seed of earlier history);
+- paused at the human node → `Command(resume=message)`: the same run continues, never a new one;
+- a checkpoint that is not paused (a previous run failed or was cut mid-stream) → the message is
+  appended as if the human node had produced it (dangling tool calls closed first), and the run
+  continues from the router. The thread always stays usable.
+
+Create one runner per process (it holds the compiled graph and its checkpointer) and reuse it:
+`async with CoachRunner.open() as runner:` or `runner = await CoachRunner.create()` … `aclose()`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import weakref
+from typing import Any, AsyncIterator, Iterable
+
+from langchain_core.language_models import BaseChatModel
+from langchain_core.messages import AIMessage, AIMessageChunk, BaseMessage, HumanMessage, ToolMessage
+from langgraph.graph.state import CompiledStateGraph
+from langgraph.types import Command
+
+from coach.checkpoint import open_checkpointer
+from coach.graph import HUMAN, build_coach_graph
+from coach.human import human_message
+from coach.language import detect_language
+from coach.state import AGENTS
+from relais.events import AgentEvent, DoneEvent, ErrorEvent, InterruptEvent, TextChunk, ToolCallEvent
+from relais.settings import Settings, get_settings
+
+log = logging.getLogger(__name__)
+
+AUTO: Any = object()  # "take the chat model from settings" (None would mean the offline engine)
+RECURSION_LIMIT = 40
+HISTORY_LIMIT = 20
+HISTORY_ITEM_CHARS = 4000
+
+_ERRORS = {
+    "en": "Sorry — the coach hit a problem and could not finish this answer. Your conversation is saved: "
+          "send your message again.",
+    "fr": "Désolé — le coach a rencontré un problème et n'a pas pu terminer cette réponse. Votre conversation "
+          "est enregistrée : renvoyez votre message.",
+}
+
+
+def format_tool_call(name: str, args: dict[str, Any]) -> str:
+    """`workout_plan(goal=mixed, injuries=[knee])` — the label shown as a UI step."""
+
+    def fmt(value: Any) -> str:
+        if isinstance(value, (list, tuple)):
+            return "[" + ", ".join(fmt(v) for v in value) + "]"
+        if isinstance(value, str):
+            return value
+        return json.dumps(value, ensure_ascii=False)
+
+    parts = [f"{k}={fmt(v)}" for k, v in (args or {}).items() if v not in (None, [], "", {})]
+    return f"{name}({', '.join(parts)})"
+
+
+def _text_of(content: Any) -> str:
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list):
+        return "".join(b.get("text", "") if isinstance(b, dict) and b.get("type", "text") == "text" else
+                       (b if isinstance(b, str) else "") for b in content)
+    return ""
+
+
+def _pieces(text: str) -> list[str]:
+    """Split a whole offline reply into line-sized chunks (joined back, they are the text)."""
+    return text.splitlines(keepends=True) or [text]
+
+
+def history_messages(history: Iterable[Any] | None, current: str) -> list[BaseMessage]:
+    """The caller's earlier turns (`{"role", "content"}` items) as messages, for a new thread only."""
+    out: list[BaseMessage] = []
+    for item in list(history or [])[-HISTORY_LIMIT:]:
+        if not isinstance(item, dict):
+            continue
+        role, content = str(item.get("role", "")).lower(), item.get("content")
+        if not isinstance(content, str) or not content.strip():
+            continue
+        content = content[:HISTORY_ITEM_CHARS]
+        if role in ("user", "human"):
+            out.append(HumanMessage(content=content))
+        elif role in ("assistant", "ai"):
+            out.append(AIMessage(content=content))
+    if out and out[-1].type == "human" and str(out[-1].content).strip() == current.strip():
+        out.pop()  # the caller included the current message in its history
+    return out
+
+
+def _close_dangling_tool_calls(messages: list[BaseMessage]) -> list[ToolMessage]:
+    """Tool results for calls left unanswered by a failed run (chat APIs reject dangling calls)."""
+    answered = {m.tool_call_id for m in messages if isinstance(m, ToolMessage)}
+    out = []
+    for m in messages:
+        if isinstance(m, AIMessage):
+            for call in m.tool_calls:
+                if call.get("id") and call["id"] not in answered:
+                    out.append(ToolMessage(content="The tool did not run (the previous turn failed).",
+                                           tool_call_id=call["id"], name=call.get("name"), status="error"))
+    return out
+
+
+class CoachRunner:
+    """Runs coach turns on a compiled graph and turns graph output into `AgentEvent`s."""
+
+    def __init__(self, graph: CompiledStateGraph, *, engine: str = "offline") -> None:
+        self.graph = graph
+        self.engine = engine
+        self._locks: weakref.WeakValueDictionary[str, asyncio.Lock] = weakref.WeakValueDictionary()
+        self._stack: contextlib.AsyncExitStack | None = None
+
+    # --- construction -------------------------------------------------------------------------
+    @classmethod
+    @contextlib.asynccontextmanager
+    async def open(
+        cls,
+        *,
+        model: BaseChatModel | None = AUTO,
+        checkpoint_target: str | None = None,
+        settings: Settings | None = None,
+        **graph_kwargs: Any,
+    ) -> AsyncIterator["CoachRunner"]:
+        """A runner on the settings' checkpointer; `model=None` forces the offline engine."""
+        settings = settings or get_settings()
+        engine = "offline"
+        if model is AUTO:
+            from relais.models import chat_model, engine_info
+
+            model = chat_model(settings, temperature=0)
+            engine = engine_info(settings).label
+        elif model is not None:
+            engine = getattr(model, "model_name", None) or getattr(model, "model", None) or type(model).__name__
+        async with open_checkpointer(checkpoint_target, settings) as saver:
+            yield cls(build_coach_graph(model, saver, **graph_kwargs), engine=str(engine))
+
+    @classmethod
+    async def create(cls, **kwargs: Any) -> "CoachRunner":
+        """Like `open`, for hosts without a context (e.g. Chainlit startup); call `aclose()` later."""
+        stack = contextlib.AsyncExitStack()
+        runner = await stack.enter_async_context(cls.open(**kwargs))
+        runner._stack = stack
+        return runner
+
+    async def aclose(self) -> None:
+        if self._stack is not None:
+            stack, self._stack = self._stack, None
+            await stack.aclose()
+
+    # --- turns ----------------------------------------------------------------------------------
+    def _config(self, thread_id: str) -> dict[str, Any]:
+        return {"configurable": {"thread_id": thread_id}, "recursion_limit": RECURSION_LIMIT}
+
+    def _lock(self, thread_id: str) -> asyncio.Lock:
+        lock = self._locks.get(thread_id)
+        if lock is None:
+            lock = asyncio.Lock()
+            self._locks[thread_id] = lock
+        return lock
+
+    async def _graph_input(self, config: dict[str, Any], message: str, history: Iterable[Any] | None) -> Any:
+        snapshot = await self.graph.aget_state(config)
+        if snapshot.interrupts:
+            return Command(resume=message)
+        messages = list((snapshot.values or {}).get("messages", []))
+        if not messages:
+            seed = history_messages(history, message)
+            return {"messages": [*seed, human_message(message, seed)]}
+        repair = _close_dangling_tool_calls(messages)
+        log.info("coach thread not paused (next=%s): continuing with the new message", list(snapshot.next))
+        await self.graph.aupdate_state(
+            config, {"messages": [*repair, human_message(message, messages)]}, as_node=HUMAN
+        )
+        return None
+
+    async def run_turn(
+        self, thread_id: str, message: str, history: Iterable[Any] | None = None
+    ) -> AsyncIterator[AgentEvent]:
+        """One user message → text chunks, tool calls, then an interrupt (or an error), then done."""
+        lock = self._lock(thread_id)
+        async with lock:
+            config = self._config(thread_id)
+            interrupt_value: Any = None
+            last_text_id: str | None = None
+            try:
+                graph_input = await self._graph_input(config, message, history)
+                async for mode, data in self.graph.astream(
+                    graph_input, config, stream_mode=["messages", "updates"]
+                ):
+                    if mode == "messages":
+                        chunk, meta = data
+                        if meta.get("langgraph_node") not in AGENTS or not isinstance(chunk, AIMessage):
+                            continue
+                        text = _text_of(chunk.content)
+                        if not text:
+                            continue
+                        if last_text_id is not None and chunk.id != last_text_id:
+                            yield TextChunk("\n\n")
+                        last_text_id = chunk.id
+                        for piece in [text] if isinstance(chunk, AIMessageChunk) else _pieces(text):
+                            yield TextChunk(piece)
+                        continue
+                    for node, update in (data or {}).items():
+                        if node == "__interrupt__":
+                            interrupt_value = update[-1].value if update else None
+                        elif node in AGENTS and isinstance(update, dict):
+                            for m in update.get("messages", []):
+                                for call in getattr(m, "tool_calls", None) or []:
+                                    yield ToolCallEvent(format_tool_call(call["name"], call.get("args", {})),
+                                                        name=call["name"])
+            except Exception as exc:  # a node failed: report it, keep the thread resumable
+                log.warning("coach turn failed on thread %s: %s: %s", thread_id, type(exc).__name__, exc)
+                yield ErrorEvent(_ERRORS[detect_language(message)], code="graph_error")
+            else:
+                if isinstance(interrupt_value, dict):
+                    yield InterruptEvent(
+                        prompt=str(interrupt_value.get("prompt", "")),
+                        choices=[str(c) for c in interrupt_value.get("choices", [])],
+                        kind=str(interrupt_value.get("kind", "constraints")),
+                        payload=dict(interrupt_value),
+                    )
+        yield DoneEvent()  # outside the lock: a caller that stops at "done" never keeps the thread locked
+
+    async def state(self, thread_id: str) -> dict[str, Any]:
+        """A thread's summary: message counts, the advisor in charge, and whether it waits for the person."""
+        snapshot = await self.graph.aget_state(self._config(thread_id))
+        values = snapshot.values or {}
+        messages = list(values.get("messages", []))
+        pending = [i.value for i in snapshot.interrupts] if snapshot.interrupts else []
+        return {
+            "thread_id": thread_id,
+            "exists": bool(messages),
+            "messages": len(messages),
+            "human_messages": sum(1 for m in messages if m.type == "human"),
+            "last_active_agent": values.get("last_active_agent"),
+            "paused": bool(pending),
+            "interrupt": pending[-1] if pending else None,
+            "next": list(snapshot.next),
+        }
+
+    async def history(self, thread_id: str) -> list[dict[str, str]]:
+        """The thread's user/assistant messages as `{"role", "content"}` (for UIs rebuilding a view)."""
+        snapshot = await self.graph.aget_state(self._config(thread_id))
+        out = []
+        for m in (snapshot.values or {}).get("messages", []):
+            text = _text_of(m.content)
+            if m.type == "human":
+                out.append({"role": "user", "content": text})
+            elif m.type == "ai" and text:
+                out.append({"role": "assistant", "content": text})
+        return out

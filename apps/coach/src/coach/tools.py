@@ -1,0 +1,280 @@
+"""The advisors' tools behind a stable interface: request and plan schemas, provider protocols,
+and the two LangChain tools (`workout_plan`, `meal_plan`).
+
+The graph only knows the tools' names and arguments. What computes a plan is a *provider*: the
+rule-based ones shipped here, or a real fitness/nutrition API later — pass another provider to
+`make_workout_tool` / `make_meal_tool` (or `build_coach_graph(..., workout_provider=...)`) and
+nothing else changes.
+
+Both tools read the constraints found in the whole conversation (injected graph state, invisible
+to the model) and merge them with the model's arguments, the stricter side winning: a model
+that forgets "vegetarian" or "knee" cannot make a plan ignore it.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Protocol, runtime_checkable
+
+from langchain_core.messages import AnyMessage
+from langchain_core.tools import BaseTool, tool
+from langgraph.prebuilt import InjectedState
+from pydantic import BaseModel, Field
+
+from coach._text import has_any, normalize
+from coach.constraints import (
+    FOOD_WORDS,
+    BODY_PART_WORDS,
+    Constraints,
+    Diet,
+    Equipment,
+    Goal,
+    constraints_from_messages,
+)
+from coach.language import Language
+
+WORKOUT_TOOL = "workout_plan"
+MEAL_TOOL = "meal_plan"
+
+
+# --- requests ----------------------------------------------------------------------------------
+class WorkoutRequest(BaseModel):
+    """What a workout provider needs."""
+
+    goal: Goal = "general"
+    days_per_week: int | None = Field(None, ge=1, le=7)
+    equipment: Equipment = "gym"
+    injuries: list[str] = Field(default_factory=list)
+    language: Language = "en"
+
+
+class MealRequest(BaseModel):
+    """What a nutrition provider needs."""
+
+    goal: Goal = "general"
+    diet: Diet = "omnivore"
+    allergies: list[str] = Field(default_factory=list)
+    intolerances: list[str] = Field(default_factory=list)
+    avoid: list[str] = Field(default_factory=list)
+    weight_kg: float | None = None
+    language: Language = "en"
+
+
+# --- plans -------------------------------------------------------------------------------------
+class ExerciseItem(BaseModel):
+    key: str
+    name: str
+    sets_reps: str
+    tags: list[str] = Field(default_factory=list)
+
+
+class Session(BaseModel):
+    title: str
+    exercises: list[ExerciseItem]
+    finisher: str | None = None
+
+
+class CardioSession(BaseModel):
+    title: str
+    activity: str
+    activity_key: str
+    prescription: str
+    tags: list[str] = Field(default_factory=list)
+
+
+class WorkoutPlan(BaseModel):
+    """A week of training: split, sessions (exercises with sets × reps), cardio and schedule."""
+
+    goal: Goal
+    equipment: Equipment
+    injuries: list[str]
+    strength_days: int
+    split: str
+    sessions: list[Session]
+    cardio: list[CardioSession]
+    schedule: list[str]
+    rest: str
+    progression: str
+    adaptations: list[str] = Field(default_factory=list)
+    assumptions: list[str] = Field(default_factory=list)
+    language: Language = "en"
+
+
+class FoodPortion(BaseModel):
+    key: str
+    label: str
+    grams: int
+    tags: list[str] = Field(default_factory=list)
+
+
+class Meal(BaseModel):
+    slot: str
+    time: str
+    name: str
+    items: list[FoodPortion]
+    kcal: int
+    protein_g: int
+    carbs_g: int
+    fat_g: int
+
+
+class MealPlan(BaseModel):
+    """A day of meals and snacks meeting a kcal/macro target and every food restriction."""
+
+    goal: Goal
+    diet: Diet
+    allergies: list[str]
+    intolerances: list[str]
+    avoid: list[str]
+    excluded_tags: list[str]
+    target_kcal: int
+    target_protein_g: int
+    target_carbs_g: int
+    target_fat_g: int
+    meals: list[Meal]
+    total_kcal: int
+    total_protein_g: int
+    total_carbs_g: int
+    total_fat_g: int
+    timing: str
+    notes: list[str] = Field(default_factory=list)
+    language: Language = "en"
+
+
+# --- provider protocols --------------------------------------------------------------------------
+@runtime_checkable
+class WorkoutProvider(Protocol):
+    def workout_plan(self, request: WorkoutRequest) -> WorkoutPlan: ...
+
+
+@runtime_checkable
+class NutritionProvider(Protocol):
+    def meal_plan(self, request: MealRequest) -> MealPlan: ...
+
+
+# --- merging model arguments with the conversation --------------------------------------------
+_DIET_STRICTNESS = {"omnivore": 0, "pescatarian": 1, "vegetarian": 2, "vegan": 3}
+
+
+def _areas(values: list[str] | None) -> set[str]:
+    out: set[str] = set()
+    for value in values or []:
+        norm = normalize(str(value))
+        found = {area for area, words in BODY_PART_WORDS.items() if has_any(norm, words)}
+        out |= found or ({norm} if norm in BODY_PART_WORDS else {"unspecified"})
+    return out
+
+
+def _foods(values: list[str] | None) -> set[str]:
+    out: set[str] = set()
+    for value in values or []:
+        norm = normalize(str(value)).replace(" ", "_")
+        if norm in FOOD_WORDS:
+            out.add(norm)
+            continue
+        text = normalize(str(value))
+        out |= {key for key, words in FOOD_WORDS.items() if has_any(text, words)}
+    return out
+
+
+def workout_request(args: dict[str, Any], found: Constraints) -> WorkoutRequest:
+    """Model arguments + conversation constraints → the provider's request."""
+    injuries = (_areas(args.get("injuries")) | set(found.injuries))
+    if len(injuries) > 1:
+        injuries.discard("unspecified")
+    return WorkoutRequest(
+        goal=args.get("goal") or found.goal or "general",
+        days_per_week=args.get("days_per_week") or found.days_per_week,
+        equipment=args.get("equipment") or found.equipment or "gym",
+        injuries=sorted(injuries),
+        language=found.language,
+    )
+
+
+def meal_request(args: dict[str, Any], found: Constraints) -> MealRequest:
+    """Model arguments + conversation constraints → the provider's request (stricter wins)."""
+    diets = [d for d in (args.get("diet"), found.diet) if d in _DIET_STRICTNESS]
+    diet = max(diets, key=_DIET_STRICTNESS.__getitem__) if diets else "omnivore"
+    return MealRequest(
+        goal=args.get("goal") or found.goal or "general",
+        diet=diet,
+        allergies=sorted(_foods(args.get("allergies")) | set(found.allergies)),
+        intolerances=sorted(_foods(args.get("intolerances")) | set(found.intolerances)),
+        avoid=sorted(set(found.avoid)),
+        weight_kg=found.weight_kg,
+        language=found.language,
+    )
+
+
+# --- the tools ---------------------------------------------------------------------------------
+def make_workout_tool(provider: WorkoutProvider | None = None) -> BaseTool:
+    """The workout advisor's one tool, backed by `provider` (rule-based by default)."""
+    if provider is None:
+        from coach.workout_rules import RuleBasedWorkoutProvider
+
+        provider = RuleBasedWorkoutProvider()
+    chosen: WorkoutProvider = provider
+
+    @tool(WORKOUT_TOOL)
+    def workout_plan(
+        messages: Annotated[list[AnyMessage], InjectedState("messages")],
+        goal: Goal | None = None,
+        days_per_week: int | None = None,
+        equipment: Equipment | None = None,
+        injuries: list[str] | None = None,
+    ) -> str:
+        """Build a weekly training programme (split, exercises with sets x reps, cardio sessions).
+
+        Args:
+            goal: muscle, fat_loss, endurance, mixed (build muscle and lose fat) or general.
+            days_per_week: training days available per week (1-7).
+            equipment: gym, dumbbells or bodyweight.
+            injuries: body areas to protect, e.g. ["knee", "shoulder"].
+        """
+        args = {"goal": goal, "days_per_week": days_per_week, "equipment": equipment,
+                "injuries": injuries}
+        request = workout_request(args, constraints_from_messages(messages))
+        return chosen.workout_plan(request).model_dump_json()
+
+    return workout_plan
+
+
+def make_meal_tool(provider: NutritionProvider | None = None) -> BaseTool:
+    """The nutrition advisor's one tool, backed by `provider` (rule-based by default)."""
+    if provider is None:
+        from coach.nutrition_rules import RuleBasedNutritionProvider
+
+        provider = RuleBasedNutritionProvider()
+    chosen: NutritionProvider = provider
+
+    @tool(MEAL_TOOL)
+    def meal_plan(
+        messages: Annotated[list[AnyMessage], InjectedState("messages")],
+        goal: Goal | None = None,
+        diet: Diet | None = None,
+        allergies: list[str] | None = None,
+        intolerances: list[str] | None = None,
+    ) -> str:
+        """Build one day of meals and snacks with daily kcal and macros, respecting the diet.
+
+        Args:
+            goal: muscle, fat_loss, endurance, mixed (build muscle and lose fat) or general.
+            diet: omnivore, pescatarian, vegetarian or vegan.
+            allergies: foods that must never appear, e.g. ["peanuts", "sesame"].
+            intolerances: foods to leave out, e.g. ["lactose", "gluten"].
+        """
+        args = {"goal": goal, "diet": diet, "allergies": allergies, "intolerances": intolerances}
+        request = meal_request(args, constraints_from_messages(messages))
+        return chosen.meal_plan(request).model_dump_json()
+
+    return meal_plan
+
+
+def tool_args_from_constraints(tool_name: str, found: Constraints) -> dict[str, Any]:
+    """The arguments the offline engine passes (only what is known, so labels stay short)."""
+    if tool_name == WORKOUT_TOOL:
+        args: dict[str, Any] = {"goal": found.goal or "general", "days_per_week": found.days_per_week,
+                                "equipment": found.equipment, "injuries": found.injuries}
+    else:
+        args = {"goal": found.goal or "general", "diet": found.diet, "allergies": found.allergies,
+                "intolerances": found.intolerances}
+    return {k: v for k, v in args.items() if v not in (None, [], "")}

@@ -1,0 +1,508 @@
+"""Evidence from a LangGraph run: tool-call protocol from messages, destination starts from the
+`tasks`/`debug` stream, control from state before/after, waits from the interrupted snapshot.
+
+Why outside the graph: the audit must observe, not participate. A graph's own nodes would
+report what they *think* happened; the stream and the checkpointed state say what *did*. This
+module may import langchain_core (messages) but not the classifier's callers' frameworks; the
+classifier stays pure.
+
+Typical use around one turn of a router graph (e.g. the coach):
+
+    audit = GraphTurnAudit(thread_id=tid, contract=COACH_ROUTER_CONTRACT,
+                           intended=route(text, last), state_before=(await graph.aget_state(cfg)).values)
+    async for part in graph.astream(inp, cfg, stream_mode=["messages", "tasks"], version="v2"):
+        audit.observe(part)
+        ...
+    after = await graph.aget_state(cfg)
+    receipts = audit.receipts(after, context=..., constraints=..., owner=owner_id(user), ttl_s=...)
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any
+
+from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, ToolMessage
+
+from handoff_audit.builders import (
+    ReceiptBuilder,
+    new_operation_id,
+    resume_token_id,
+    utcnow,
+)
+from handoff_audit.receipt import Receipt
+from handoff_audit.verifiers import verify
+
+log = logging.getLogger(__name__)
+
+# --- messages ---------------------------------------------------------------------------------
+
+
+def turn_messages(messages: Sequence[BaseMessage]) -> list[BaseMessage]:
+    """The messages after the last human message (what the current turn produced)."""
+    for index in range(len(messages) - 1, -1, -1):
+        if isinstance(messages[index], HumanMessage):
+            return list(messages[index + 1 :])
+    return list(messages)
+
+
+def turn_number(messages_before: Sequence[BaseMessage]) -> int:
+    """1-based number of the turn about to run: human messages already in state + 1.
+
+    Stable across retries of the same turn (they restart from the same checkpoint), so the
+    operation id derived from it is too.
+    """
+    return sum(isinstance(m, HumanMessage) for m in messages_before) + 1
+
+
+@dataclass(frozen=True)
+class ToolProtocol:
+    """The ids the receipt needs: the call that opened the cycle and the ToolMessage that closed it."""
+
+    tool_call_id: str | None
+    tool_message_call_id: str | None
+    open_calls: tuple[str, ...] = ()
+
+
+def tool_protocol(messages: Sequence[BaseMessage]) -> ToolProtocol:
+    """Match every tool call of these messages with its ToolMessage.
+
+    The first call left open wins (its id, no closing id): that is the malformed history the
+    next model call would trip on. If all are closed, the last closed pair is reported. A
+    ToolMessage answering an id nobody called is reported as a mismatched close.
+    """
+    calls: list[str] = []
+    closed: list[str] = []
+    for message in messages:
+        if isinstance(message, AIMessage):
+            calls += [str(call.get("id")) for call in message.tool_calls if call.get("id")]
+        elif isinstance(message, ToolMessage):
+            closed.append(str(message.tool_call_id))
+    open_calls = tuple(call for call in calls if call not in closed)
+    if open_calls:
+        return ToolProtocol(open_calls[0], None, open_calls)
+    orphans = [c for c in closed if c not in calls]
+    if orphans and calls:
+        return ToolProtocol(calls[-1], orphans[-1])
+    if calls:
+        return ToolProtocol(calls[-1], calls[-1])
+    return ToolProtocol(None, orphans[-1] if orphans else None)
+
+
+def message_text(message: BaseMessage) -> str:
+    """Plain text of a message's content (string or content blocks)."""
+    content = message.content
+    if isinstance(content, str):
+        return content
+    parts = []
+    for block in content:
+        if isinstance(block, str):
+            parts.append(block)
+        elif isinstance(block, dict) and block.get("type") == "text":
+            parts.append(str(block.get("text", "")))
+    return "".join(parts)
+
+
+def last_reply(
+    messages: Sequence[BaseMessage], names: Iterable[str] | None = None
+) -> AIMessage | None:
+    """The last AI message with text (optionally only from these agent names)."""
+    allowed = set(names) if names is not None else None
+    for message in reversed(messages):
+        named_ok = allowed is None or message.name is None or message.name in allowed
+        if isinstance(message, AIMessage) and named_ok and message_text(message).strip():
+            return message
+    return None
+
+
+def last_speaker(messages: Sequence[BaseMessage], agents: Iterable[str]) -> str | None:
+    """Name of the last agent that answered, from `AIMessage.name` (None if no named reply)."""
+    allowed = set(agents)
+    for message in reversed(messages):
+        if isinstance(message, AIMessage) and message.name in allowed:
+            return message.name
+    return None
+
+
+# --- stream -----------------------------------------------------------------------------------
+
+
+@dataclass
+class TaskRecord:
+    """One node execution seen on the stream (no inputs or outputs are kept)."""
+
+    id: str
+    name: str
+    started_at: datetime
+    triggers: tuple[str, ...] = ()
+    finished: bool = False
+    error: bool = False
+    interrupted: bool = False
+
+
+def _parse_time(value: Any) -> datetime | None:
+    if isinstance(value, str):
+        try:
+            moment = datetime.fromisoformat(value)
+        except ValueError:
+            return None
+        return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
+    return None
+
+
+def _split_part(part: Any) -> tuple[tuple[str, ...], str | None, Any]:
+    """(namespace, mode, data) from a v2 dict part, a `(mode, chunk)` or `(ns, mode, chunk)` tuple."""
+    if isinstance(part, Mapping) and "type" in part and "data" in part:
+        return tuple(part.get("ns") or ()), str(part["type"]), part["data"]
+    if isinstance(part, tuple) and len(part) == 3:
+        return tuple(part[0] or ()), str(part[1]), part[2]
+    if isinstance(part, tuple) and len(part) == 2 and isinstance(part[0], str):
+        return (), part[0], part[1]
+    return (), None, part
+
+
+class TaskLog:
+    """Root-graph task starts and results, from `stream_mode` "tasks" and/or "debug".
+
+    "updates" alone is accepted as coarser evidence (which nodes ran, timed when observed);
+    interrupts and triggers need "tasks" or "debug"."""
+
+    def __init__(self) -> None:
+        self.tasks: dict[str, TaskRecord] = {}
+        self.order: list[str] = []
+        self._task_events = False
+
+    def observe(self, part: Any, at: datetime | None = None) -> None:
+        namespace, mode, data = _split_part(part)
+        if namespace or not isinstance(data, Mapping):
+            return  # subgraph internals are the subgraph's business
+        if mode == "debug":
+            kind, payload = data.get("type"), data.get("payload")
+            if kind in ("task", "task_result") and isinstance(payload, Mapping):
+                self._task(payload, _parse_time(data.get("timestamp")) or at, start=kind == "task")
+        elif mode == "tasks":
+            self._task(data, at, start="triggers" in data or "input" in data)
+        elif mode == "updates" and not self._task_events:
+            # Coarser evidence when only "updates" is streamed: the node ran (no id, no triggers).
+            for name in data:
+                if not str(name).startswith("__"):
+                    key = f"updates:{len(self.order)}:{name}"
+                    self.tasks[key] = TaskRecord(key, str(name), at or utcnow(), finished=True)
+                    self.order.append(key)
+
+    def _task(self, payload: Mapping[str, Any], at: datetime | None, *, start: bool) -> None:
+        if not self._task_events:  # precise evidence replaces the coarse one
+            self._task_events = True
+            self.tasks.clear()
+            self.order.clear()
+        task_id, name = str(payload.get("id")), str(payload.get("name"))
+        record = self.tasks.get(task_id)
+        if start:
+            if record is None or record.finished:  # a resumed node re-runs under the same id
+                self.tasks[task_id] = TaskRecord(
+                    task_id, name, at or utcnow(), tuple(payload.get("triggers") or ())
+                )
+                if task_id in self.order:
+                    self.order.remove(task_id)
+                self.order.append(task_id)
+            return
+        if record is None:
+            return
+        record.finished = True
+        record.error = bool(payload.get("error"))
+        record.interrupted = bool(payload.get("interrupts"))
+
+    def runs(self, names: Iterable[str] | None = None) -> list[TaskRecord]:
+        wanted = set(names) if names is not None else None
+        return [self.tasks[i] for i in self.order if wanted is None or self.tasks[i].name in wanted]
+
+
+# --- contracts and the turn audit --------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class RouteContract:
+    """A versioned route + context contract: allowed destinations and what each must receive."""
+
+    name: str
+    routes: tuple[str, ...]
+    required_context: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    control_key: str = "last_active_agent"
+    default_agent: str | None = None
+
+    def required_for(self, recipient: str | None) -> list[str]:
+        return list(self.required_context.get(recipient or "", ()))
+
+
+COACH_ROUTER_CONTRACT = RouteContract(
+    name="coach.router/v1",
+    routes=("workout_advisor", "nutrition_advisor"),
+    required_context={
+        "workout_advisor": ("history", "goal", "constraints"),
+        "nutrition_advisor": ("history", "goal", "constraints"),
+    },
+    control_key="last_active_agent",
+    default_agent="workout_advisor",
+)
+"""The coach's router: two advisors, a new thread starts with the workout advisor."""
+
+COACH_HUMAN_CONTRACT = "coach.human/v1"
+HUMAN_REQUIRED_CONTEXT = ("prompt",)
+RESUMED_VERIFIER = "resumed_by_owner"
+
+
+def _goto(task: TaskRecord | None) -> str | None:
+    """Where the graph sent control: the `branch:to:<node>` trigger of the task that started."""
+    if task is None:
+        return None
+    for trigger in task.triggers:
+        if trigger.startswith("branch:to:"):
+            return trigger[len("branch:to:") :]
+    return task.name
+
+
+def _reason(kind: Any) -> str | None:
+    """The interrupt's kind as a bounded token (`constraints`, `approval`); never free text."""
+    if not kind:
+        return None
+    token = re.sub(r"[^\w.:-]+", "_", str(kind).strip())[:64].strip("_")
+    return token or None
+
+
+def _values(state: Any) -> Mapping[str, Any]:
+    """State values from a StateSnapshot, a mapping, or None."""
+    if state is None:
+        return {}
+    values = getattr(state, "values", state)
+    return values if isinstance(values, Mapping) else {}
+
+
+def _messages(state: Any) -> list[BaseMessage]:
+    return [m for m in _values(state).get("messages", []) or [] if isinstance(m, BaseMessage)]
+
+
+def _interrupt_payloads(snapshot: Any) -> list[Any]:
+    values: list[Any] = []
+    for interrupt in getattr(snapshot, "interrupts", ()) or ():
+        values.append(getattr(interrupt, "value", interrupt))
+    return values
+
+
+class GraphTurnAudit:
+    """Collects one turn of a router graph and produces its route and waiting receipts."""
+
+    def __init__(
+        self,
+        *,
+        thread_id: str,
+        contract: RouteContract,
+        intended: str | None,
+        state_before: Any = None,
+        attempt: int = 1,
+        human_node: str = "human",
+        human_contract: str = COACH_HUMAN_CONTRACT,
+    ) -> None:
+        self.thread_id = thread_id
+        self.contract = contract
+        self.intended = intended
+        self.attempt = attempt
+        self.human_node = human_node
+        self.human_contract = human_contract
+        self.log = TaskLog()
+        before = _values(state_before)
+        self.messages_before = _messages(state_before)
+        self.turn = turn_number(self.messages_before)
+        new_thread = not self.messages_before
+        self.control_before = before.get(contract.control_key) or (
+            contract.default_agent if new_thread else None
+        )
+        # Sender: who actually answered last (independent of the control variable), else the
+        # contract's start agent for a new thread, else what the state claims.
+        self.sender = last_speaker(self.messages_before, contract.routes) or (
+            contract.default_agent if new_thread else self.control_before
+        )
+        self.waiting_before = bool(
+            getattr(state_before, "next", ()) and self.human_node in state_before.next
+        )
+
+    @property
+    def operation_id(self) -> str:
+        return new_operation_id(self.thread_id, self.turn, self.contract.name)
+
+    @property
+    def human_operation_id(self) -> str:
+        return new_operation_id(self.thread_id, self.turn, self.human_contract)
+
+    @property
+    def previous_human_operation_id(self) -> str | None:
+        """The wait this turn resumes (the previous turn's human handoff), if any."""
+        return (
+            new_operation_id(self.thread_id, self.turn - 1, self.human_contract)
+            if self.turn > 1
+            else None
+        )
+
+    def observe(self, part: Any, at: datetime | None = None) -> None:
+        """Feed every stream part (`tasks` and/or `debug` modes are used, others ignored)."""
+        self.log.observe(part, at)
+
+    def resumed_wait(self) -> bool:
+        """True when this run resumed a paused human node and it finished cleanly."""
+        humans = self.log.runs([self.human_node])
+        return (
+            self.waiting_before
+            and bool(humans)
+            and humans[0].finished
+            and not humans[0].error
+            and not humans[0].interrupted
+        )
+
+    # --- receipts ------------------------------------------------------------------------
+    def route_receipt(
+        self,
+        state_after: Any,
+        *,
+        context: Mapping[str, Any] | Iterable[str],
+        constraints: Any = None,
+        verifier_names: Iterable[str] | None = None,
+        now: datetime | None = None,
+    ) -> Receipt:
+        """The router → advisor handoff: route, control, tool ids, context, start, verified reply."""
+        values = _values(state_after)
+        starts = self.log.runs(self.contract.routes)
+        destination = starts[0] if starts else None
+        builder = ReceiptBuilder(
+            operation_id=self.operation_id,
+            route_contract=self.contract.name,
+            sender=self.sender,
+            recipient=self.intended,
+            declared_routes=list(self.contract.routes),
+            required_context_keys=self.contract.required_for(self.intended),
+        )
+        builder.routed(_goto(destination))
+        builder.control(self.control_before, values.get(self.contract.control_key))
+        produced = turn_messages(_messages(state_after))
+        protocol = tool_protocol(produced)
+        builder.tool(protocol.tool_call_id, protocol.tool_message_call_id)
+        builder.context(context)
+        if destination is not None:
+            builder.started(destination.name, destination.started_at, self.attempt)
+            if destination.finished and destination.error:
+                builder.verified("destination_finished", False, now).complete()
+            elif destination.finished:
+                reply = last_reply(produced, [destination.name])
+                check = verify(
+                    message_text(reply) if reply else "",
+                    constraints,
+                    destination.name,
+                    verifier_names,
+                    now,
+                )
+                if check is not None:
+                    builder.result = check
+                builder.complete()
+        return builder.build()
+
+    def waiting_receipt(
+        self,
+        snapshot_after: Any,
+        *,
+        owner: str | None,
+        ttl_s: float | None,
+        now: datetime | None = None,
+    ) -> Receipt | None:
+        """The advisor → human handoff paused by `interrupt()` (None when the turn did not pause)."""
+        humans = [t for t in self.log.runs([self.human_node]) if t.interrupted or not t.finished]
+        payloads = _interrupt_payloads(snapshot_after)
+        paused = self.human_node in (getattr(snapshot_after, "next", ()) or ())
+        if not humans and not paused:
+            return None
+        values = _values(snapshot_after)
+        advisor = values.get(self.contract.control_key)
+        payload = payloads[0] if payloads else {}
+        payload_map = payload if isinstance(payload, Mapping) else {"prompt": payload}
+        ran = self.log.runs(self.contract.routes)
+        sender = ran[-1].name if ran else advisor
+        human = humans[-1] if humans else None
+        checkpoint_id = (
+            (getattr(snapshot_after, "config", None) or {})
+            .get("configurable", {})
+            .get("checkpoint_id")
+        )
+        builder = ReceiptBuilder(
+            operation_id=self.human_operation_id,
+            route_contract=self.human_contract,
+            sender=sender,
+            recipient=self.human_node,
+            declared_routes=[self.human_node],
+            required_context_keys=list(HUMAN_REQUIRED_CONTEXT),
+        )
+        builder.routed(_goto(human))
+        builder.control(advisor, self.human_node if paused and payloads else advisor)
+        builder.context({key: payload_map.get(key) for key in payload_map if isinstance(key, str)})
+        if human is not None:
+            builder.started(human.name, human.started_at, self.attempt)
+        builder.waiting(
+            owner=owner,
+            reason=_reason(payload_map.get("kind")),
+            resume_token_id=resume_token_id(self.thread_id, checkpoint_id) if paused else None,
+            ttl_s=ttl_s,
+            now=now,
+        )
+        return builder.build()
+
+    def receipts(
+        self,
+        snapshot_after: Any,
+        *,
+        context: Mapping[str, Any] | Iterable[str],
+        constraints: Any = None,
+        owner: str | None = None,
+        ttl_s: float | None = None,
+        now: datetime | None = None,
+    ) -> list[Receipt]:
+        """The turn's route receipt, then its waiting receipt if the graph paused for the person."""
+        out = [
+            self.route_receipt(snapshot_after, context=context, constraints=constraints, now=now)
+        ]
+        waiting = self.waiting_receipt(snapshot_after, owner=owner, ttl_s=ttl_s, now=now)
+        if waiting is not None:
+            out.append(waiting)
+        return out
+
+    def record(
+        self,
+        store: Any,
+        snapshot_after: Any,
+        *,
+        context: Mapping[str, Any] | Iterable[str],
+        constraints: Any = None,
+        owner: str | None = None,
+        ttl_s: float | None = None,
+        now: datetime | None = None,
+    ) -> list[Receipt]:
+        """Close the wait this turn answered, then store the turn's receipts (never raises).
+
+        `store` is a `ReceiptStore`; failures are logged by `try_record`, the turn goes on.
+        """
+        previous = self.previous_human_operation_id
+        if previous and self.resumed_wait():
+            try:
+                store.resolve_wait(previous, verifier=RESUMED_VERIFIER, at=now)
+            except Exception as exc:  # noqa: BLE001 - auditing must never break the conversation
+                log.warning("wait %s not closed: %s", previous, type(exc).__name__)
+        receipts = self.receipts(
+            snapshot_after,
+            context=context,
+            constraints=constraints,
+            owner=owner,
+            ttl_s=ttl_s,
+            now=now,
+        )
+        for receipt in receipts:
+            store.try_record(receipt, self.thread_id)
+        return receipts

@@ -1,0 +1,295 @@
+"""The work graph: split → waves of parallel workers (Send) → gates → assess → correction and
+learning edges → one review with one approval → publish.
+
+    split ─► plan_round ─Send×N─► unit ─► assess ─┬─► learn (interrupt) ─┐
+                ▲                                 ├─► plan_round ◄───────┘
+                └─────────────────────────────────┘
+                                                  └─► review (interrupt) ─► publish | END
+
+- Units start in waves of `wave_size`; a round runs the new wave plus the units being retried,
+  so a lesson approved after one round reaches every unit that has not finished yet.
+- Only failed units go round again, each with its own gate output and scope; per-unit status,
+  output, attempts and history live in `status[unit_id]`, never in one shared blob.
+- `max_attempts` failures, or a failure the job says needs a person, escalate the unit.
+- The run-wide step limit is LangGraph's recursion limit (set by the runner).
+"""
+
+from __future__ import annotations
+
+import copy
+import operator
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Annotated, Any, Literal, TypedDict
+
+from langchain_core.language_models import BaseChatModel
+from langgraph.config import get_stream_writer
+from langgraph.graph import END, START, StateGraph
+from langgraph.types import Command, Send, interrupt
+
+from kb_update.failures import paragraph_of, tag_of
+from kb_update.gates import ModelJudge, run_gates
+from kb_update.job import Job
+from kb_update.lessons import propose_lessons, resolve_lesson
+from kb_update.markdown import blocks
+from kb_update.publish import Reingest, publish_units
+from kb_update.review import build_review, render_markdown
+from kb_update.splitter import split
+from kb_update.types import Attempt, Gate, Hit, HitDecision, Lesson, Unit, UnitState, Worker, WorkerInput
+from kb_update.workers import ModelWorker, OfflineWorker
+from relais.retry import RetryPolicy
+
+MAX_ATTEMPTS = 3
+# Gate tags that point at a paragraph to restore, not at one that must change.
+_RESTORE_TAGS = frozenset({"out-of-scope", "structure", "links"})
+
+
+@dataclass(frozen=True)
+class EngineConfig:
+    """Limits of one run."""
+
+    max_attempts: int = MAX_ATTEMPTS
+    wave_size: int = 4
+    lesson_min_units: int = 2
+    recursion_limit: int = 200
+
+
+@dataclass
+class Components:
+    """The pluggable parts: one job, one worker, the judge, optional models, the re-ingest hook."""
+
+    job: Job
+    worker: Worker
+    judge: Gate
+    judge_is_model: bool = False
+    splitter_model: BaseChatModel | None = None
+    lesson_model: BaseChatModel | None = None
+    reingest: Reingest | None = None
+    retry: RetryPolicy = field(default_factory=RetryPolicy)
+
+    @property
+    def engine(self) -> str:
+        return "model" if self.judge_is_model or self.splitter_model is not None else "offline"
+
+    @classmethod
+    def offline(cls, job: Job, *, worker: Worker | None = None, reingest: Reingest | None = None) -> "Components":
+        """Everything offline: rule splitter, the job's deterministic worker and judge stand-in."""
+        return cls(job=job, worker=worker or OfflineWorker(job), judge=job.offline_judge(), reingest=reingest)
+
+    @classmethod
+    def with_model(cls, job: Job, model: BaseChatModel, *, judge_model: BaseChatModel | None = None,
+                   reingest: Reingest | None = None, retry: RetryPolicy | None = None) -> "Components":
+        """Model splitter, worker, judge and lesson writer (the judge may be a distinct model)."""
+        policy = retry or RetryPolicy()
+        return cls(
+            job=job, worker=ModelWorker(model, policy),
+            judge=ModelJudge(judge_model or model, job.judge_question(), policy), judge_is_model=True,
+            splitter_model=model, lesson_model=model, reingest=reingest, retry=policy,
+        )
+
+
+class RunState(TypedDict, total=False):
+    """The checkpointed state of one run (plain JSON-like data)."""
+
+    kb_dir: str
+    job: dict[str, Any]
+    engine: str
+    hits: list[Hit]
+    decisions: list[HitDecision]
+    units: dict[str, Unit]
+    order: list[str]
+    status: dict[str, UnitState]
+    round: int
+    in_flight: list[str]
+    attempts: Annotated[list[Attempt], operator.add]  # reducer: parallel workers append
+    lessons: list[Lesson]
+    proposals: list[Lesson]
+    review: dict[str, Any]
+    decision: str
+    outcome: str
+    published: dict[str, Any]
+
+
+class UnitTask(TypedDict):
+    """What `Send` hands one worker branch."""
+
+    unit: Unit
+    attempt: int
+    round: int
+    evidence: list[str]
+    lessons: list[Lesson]
+
+
+def _approved(lessons: list[Lesson]) -> list[Lesson]:
+    return [lesson for lesson in lessons if lesson["status"] == "approved"]
+
+
+def _is_yes(answer: object) -> bool:
+    if isinstance(answer, dict):
+        return bool(answer.get("approved", answer.get("approve", False)))
+    if isinstance(answer, str):
+        return answer.strip().lower() in {"approve", "approved", "publish", "yes", "y", "ok", "oui"}
+    return answer is True
+
+
+def build_graph(parts: Components, config: EngineConfig = EngineConfig()) -> StateGraph:
+    """The uncompiled graph; compile it with a checkpointer (interrupts need one)."""
+    job = parts.job
+    code_gates = job.code_gates()
+
+    def split_node(state: RunState) -> dict[str, Any]:
+        result = split(job, Path(state["kb_dir"]), parts.splitter_model, parts.retry)
+        units = {unit["id"]: unit for unit in result.units}
+        status = {
+            uid: UnitState(status="queued", attempts=0, output=None, last_failure=[], history=[],
+                           scope=list(unit["scope"]), escalation=None)
+            for uid, unit in units.items()
+        }
+        get_stream_writer()({"event": "split", "hits": len(result.hits), "units": list(units),
+                             "discarded": sum(1 for d in result.decisions if not d["keep"]),
+                             "engine": result.engine})
+        return {"hits": result.hits, "decisions": result.decisions, "units": units, "order": list(units),
+                "status": status, "round": 0, "lessons": [], "proposals": [], "engine": parts.engine}
+
+    def plan_round(state: RunState) -> dict[str, Any]:
+        status = state["status"]
+        retry = [uid for uid in state["order"] if status[uid]["status"] == "retry"]
+        queued = [uid for uid in state["order"] if status[uid]["status"] == "queued"]
+        return {"round": state["round"] + 1, "in_flight": retry + queued[: config.wave_size]}
+
+    def fan_out(state: RunState) -> list[Send]:
+        lessons = _approved(state["lessons"])
+        sends = []
+        for uid in state["in_flight"]:
+            unit_state = state["status"][uid]
+            unit = Unit(**{**state["units"][uid], "scope": unit_state["scope"]})  # type: ignore[typeddict-item]
+            sends.append(Send("unit", UnitTask(unit=unit, attempt=unit_state["attempts"] + 1,
+                                               round=state["round"], evidence=unit_state["last_failure"],
+                                               lessons=lessons)))
+        return sends
+
+    def unit_node(task: UnitTask) -> dict[str, Any]:
+        unit = task["unit"]
+        get_stream_writer()({"event": "unit-start", "unit": unit["id"], "attempt": task["attempt"]})
+        work = WorkerInput(
+            unit_id=unit["id"], path=unit["path"], title=unit["title"], brief=unit["brief"],
+            article=unit["original"], decisions=job.decisions(), lessons=task["lessons"],
+            attempt=task["attempt"], evidence=task["evidence"], scope=unit["scope"], checks=job.checks(),
+            discarded=unit["discarded"],
+        )
+        started = time.perf_counter()
+        output, error, gates, skipped = None, None, {}, []
+        try:
+            output = parts.worker(work)
+        except Exception as exc:  # a failing worker fails its unit only
+            error = f"{type(exc).__name__}: {exc}"
+        if output is not None:
+            try:
+                gates, skipped = run_gates(unit, output, code_gates, parts.judge, parts.judge_is_model)
+            except Exception as exc:  # a crashing gate must not pass a unit
+                error = f"a gate raised {type(exc).__name__}: {exc}"
+        failures = [message for messages in gates.values() for message in messages]
+        if error:
+            failures.append(f"[worker-error] {error}" if output is None else f"[gate-error] {error}")
+        attempt = Attempt(
+            unit_id=unit["id"], attempt=task["attempt"], round=task["round"], output=output, gates=gates,
+            skipped=skipped, failures=failures, error=error, evidence=task["evidence"],
+            lessons=[lesson["id"] for lesson in task["lessons"]], scope=unit["scope"],
+            seconds=round(time.perf_counter() - started, 4),
+        )
+        return {"attempts": [attempt]}
+
+    def assess(state: RunState) -> dict[str, Any]:
+        current = [a for a in state["attempts"] if a["round"] == state["round"]]
+        status = copy.deepcopy(state["status"])
+        for attempt in current:
+            record = status[attempt["unit_id"]]
+            record["attempts"] = attempt["attempt"]
+            record["history"].append(attempt)
+            record["output"] = attempt["output"]
+            record["last_failure"] = attempt["failures"]
+            if not attempt["failures"]:
+                record["status"] = "done"
+                continue
+            record["scope"] = _widen_scope(record["scope"], attempt["failures"],
+                                           state["units"][attempt["unit_id"]]["original"])
+            person = [f for f in attempt["failures"] if job.needs_person(f) or tag_of(f) == "needs-person"]
+            if person:
+                record["status"], record["escalation"] = "escalated", "needs a person: " + " | ".join(person)
+            elif attempt["attempt"] >= config.max_attempts:
+                record["status"] = "escalated"
+                record["escalation"] = f"still failing after {attempt['attempt']} attempts (MAX_ATTEMPTS)"
+            else:
+                record["status"] = "retry"
+        proposals = propose_lessons(job, [a for a in current if a["failures"]],
+                                    state["lessons"], config.lesson_min_units, parts.lesson_model, parts.retry)
+        return {"status": status, "proposals": proposals}
+
+    def route(state: RunState) -> Literal["learn", "plan_round", "review"]:
+        if state["proposals"]:
+            return "learn"
+        if any(s["status"] in ("queued", "retry") for s in state["status"].values()):
+            return "plan_round"
+        return "review"
+
+    def learn(state: RunState) -> dict[str, Any]:
+        lesson = state["proposals"][0]
+        evidence = {
+            uid: [m for m in state["status"][uid]["last_failure"] if tag_of(m) == lesson["tag"]]
+            for uid in lesson["units"]
+        }
+        answer = interrupt({
+            "kind": "lesson",
+            "prompt": f"Lesson proposed after {len(lesson['units'])} units failed the same way "
+                      f"([{lesson['tag']}]). Add it to every worker's brief?",
+            "lesson": lesson, "evidence": evidence,
+        })
+        resolved = resolve_lesson(lesson, answer)
+        return {"lessons": state["lessons"] + [resolved], "proposals": state["proposals"][1:]}
+
+    def review(state: RunState) -> Command[Literal["publish", "__end__"]]:
+        report = build_review(job.summary(), state)
+        if not report["publishable"]:
+            return Command(goto=END, update={"review": report, "outcome": "nothing-to-publish"})
+        answer = interrupt({
+            "kind": "publish",
+            "prompt": f"Publish {len(report['publishable'])} updated article(s)? Nothing is written until you approve.",
+            "review": report, "markdown": render_markdown(report),
+        })
+        if _is_yes(answer):
+            return Command(goto="publish", update={"review": report, "decision": "approved"})
+        return Command(goto=END, update={"review": report, "decision": "rejected", "outcome": "rejected"})
+
+    def publish(state: RunState) -> dict[str, Any]:
+        report = publish_units(Path(state["kb_dir"]), state["units"], state["status"], parts.reingest)
+        return {"published": report, "outcome": "published"}
+
+    graph = StateGraph(RunState)
+    graph.add_node("split", split_node)
+    graph.add_node("plan_round", plan_round)
+    graph.add_node("unit", unit_node)
+    graph.add_node("assess", assess)
+    graph.add_node("learn", learn)
+    graph.add_node("review", review)
+    graph.add_node("publish", publish)
+    graph.add_edge(START, "split")
+    graph.add_conditional_edges("split", lambda s: "plan_round" if s["order"] else "review",
+                                ["plan_round", "review"])
+    graph.add_conditional_edges("plan_round", fan_out, ["unit"])
+    graph.add_edge("unit", "assess")
+    graph.add_conditional_edges("assess", route, ["learn", "plan_round", "review"])
+    graph.add_conditional_edges("learn", route, ["learn", "plan_round", "review"])
+    graph.add_edge("publish", END)
+    return graph
+
+
+def _widen_scope(scope: list[int], failures: list[str], original: str) -> list[int]:
+    """A paragraph a gate says must change (a derived total, a sum) is price-bearing too."""
+    count = len(blocks(original))
+    extra = {
+        p for p in (paragraph_of(m) for m in failures if tag_of(m) not in _RESTORE_TAGS)
+        if p is not None and 0 <= p < count
+    }
+    return sorted(set(scope) | extra)
+

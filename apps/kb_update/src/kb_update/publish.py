@@ -1,0 +1,89 @@
+"""Publish: write the approved articles, then re-ingest exactly those files.
+
+Runs only after the one human approval. Idempotent (LangGraph may re-run a node on resume):
+an article already holding the approved text counts as written; an article changed on disk
+since the run read it is left alone and reported as a conflict.
+"""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+from typing import Any, Callable
+
+from kb_update.articles import read_article, sha256_text, write_atomically
+from kb_update.types import Unit, UnitState
+
+log = logging.getLogger(__name__)
+
+Reingest = Callable[[Path, list[Path]], dict[str, Any]]
+
+
+def publish_units(kb_dir: Path, units: dict[str, Unit], status: dict[str, UnitState],
+                  reingest: Reingest | None) -> dict[str, Any]:
+    """Write every passed, changed unit; re-ingest the written files; report what happened."""
+    written: list[str] = []
+    unchanged: list[str] = []
+    conflicts: list[str] = []
+    not_published: list[str] = []
+    for uid, unit in units.items():
+        record = status[uid]
+        output = record["output"]
+        if record["status"] != "done" or output is None:
+            not_published.append(unit["path"])
+            continue
+        if output == unit["original"]:
+            unchanged.append(unit["path"])
+            continue
+        path = kb_dir / unit["path"]
+        current = read_article(path)
+        if current == output:
+            written.append(unit["path"])
+            continue
+        if current is None or sha256_text(current) != unit["sha256"]:
+            conflicts.append(unit["path"])
+            log.warning("%s changed on disk since the run read it; not overwritten", unit["path"])
+            continue
+        write_atomically(path, output)
+        written.append(unit["path"])
+    report: dict[str, Any] = {"written": written, "unchanged": unchanged, "conflicts": conflicts,
+                              "not_published": not_published, "reingest": None}
+    if written and reingest is not None:
+        try:
+            report["reingest"] = reingest(kb_dir, [kb_dir / rel for rel in written])
+        except Exception as exc:  # files are written; say clearly that the index is stale
+            log.exception("re-ingest failed")
+            report["reingest"] = {"error": f"{type(exc).__name__}: {exc}",
+                                  "hint": "run `relais ingest` to refresh the index"}
+    return report
+
+
+def knowledge_reingest(settings: Any = None) -> Reingest:
+    """The default hook: incremental re-ingest of exactly the written files (knowledge package)."""
+
+    def run(kb_dir: Path, paths: list[Path]) -> dict[str, Any]:
+        from knowledge.ingest import ingest_folder
+
+        result = ingest_folder(kb_dir, settings, paths=paths, show_progress=False)
+        return _as_dict(result, paths)
+
+    return run
+
+
+def _as_dict(result: Any, paths: list[Path]) -> dict[str, Any]:
+    if hasattr(result, "model_dump"):
+        data = result.model_dump()
+    elif hasattr(result, "__dataclass_fields__"):
+        from dataclasses import asdict
+
+        data = asdict(result)
+    elif isinstance(result, dict):
+        data = dict(result)
+    else:
+        data = {"summary": str(result)}
+    data = {k: (v if isinstance(v, (str, int, float, bool, type(None))) else str(v)) for k, v in data.items()}
+    summary = getattr(result, "summary", None)
+    if callable(summary):
+        data["summary"] = str(summary())
+    data["paths"] = [str(p) for p in paths]
+    return data

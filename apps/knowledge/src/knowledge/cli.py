@@ -1,0 +1,60 @@
+"""Typer commands of the knowledge package, registered by the `relais` CLI.
+
+Heavy imports (Chroma, torch, bm25s) happen inside the commands so `relais --help` stays fast.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Optional
+
+import typer
+
+
+def ingest_command(
+    folder: Optional[Path] = typer.Argument(
+        None, help="Knowledge-base folder (.md, .txt, .pdf, .html). Default: RELAIS_KB_DIR (data/knowledge)."
+    ),
+) -> None:
+    """Index a knowledge-base folder incrementally (unchanged files are skipped)."""
+    from knowledge.errors import KnowledgeError
+    from knowledge.ingest import ingest_folder
+
+    try:
+        report = ingest_folder(folder)
+    except KnowledgeError as exc:
+        typer.echo(f"Error: {exc}", err=True)
+        raise typer.Exit(1) from None
+    typer.echo(report.summary())
+
+
+def eval_retrieval_command(
+    dataset: Path = typer.Option(..., "--dataset", help="BEIR folder: corpus.jsonl[.gz], queries.jsonl, qrels/."),
+    qrels: str = typer.Option("qrels/test.tsv", "--qrels", help="Qrels file, relative to the dataset folder."),
+    mode: Optional[str] = typer.Option(None, "--mode", help="dense | bm25 | hybrid (default: RETRIEVAL_MODE)."),
+    as_json: bool = typer.Option(False, "--json", help="Print the scores as one JSON object."),
+    embedder: Optional[str] = typer.Option(
+        None, "--embedder", help="minilm | use-multilingual (default: RELAIS_EMBEDDING_MODEL)."),
+    cache_dir: Optional[Path] = typer.Option(
+        None, "--cache-dir", help="Where eval indexes and embeddings are cached (default: RELAIS_DATA_DIR)."),
+) -> None:
+    """Measure retrieval (nDCG@10, Recall@10/100, MRR@10) on a BEIR dataset."""
+    from knowledge.errors import KnowledgeError
+    from knowledge.evaluation import evaluate_retrieval
+
+    try:
+        scores = evaluate_retrieval(dataset, qrels, mode, embedder_name=embedder, cache_dir=cache_dir,
+                                    show_progress=not as_json)
+    except (KnowledgeError, ValueError) as exc:
+        typer.echo(f"Error: {exc}", err=True)
+        raise typer.Exit(1) from None
+    if as_json:
+        typer.echo(json.dumps(scores.to_json()))
+        return
+    cache = "cached index" if scores.index_cached else "index built"
+    typer.echo(f"{dataset} [{Path(qrels).name}] mode={scores.mode}: {scores.queries} queries, "
+               f"{cache}, {scores.seconds:.1f} s")
+    for name, value in scores.to_json().items():
+        if name not in ("queries", "mode"):
+            typer.echo(f"  {name:<11} {value:.4f}")

@@ -1,0 +1,1 @@
+"""Performance benchmarks of Relais: each prints ours vs a reference measured in the same run."""

@@ -1,0 +1,151 @@
+"""Benchmark 3 — SSE relay: our external-agent client vs a direct httpx + httpx-sse client.
+
+One local agent (Starlette + sse-starlette under uvicorn on 127.0.0.1, in a background thread)
+answers `POST /assistant` with N `message` events (`{"content": "..."}`) then `done`. Three
+clients read the same stream, in rotating order each round:
+
+- reference: one pooled `httpx.AsyncClient` + `httpx_sse.aconnect_sse`, decoding each event's
+  JSON to get its text (the least any consumer must do);
+- `ExternalAgentClient.stream` (typed events), built once like the app does;
+- `forward_to_external_agent` (the seed's string surface, through the process-wide client).
+
+First-token latency = call → first text chunk; throughput = events / (call → stream exhausted).
+Targets: added first-token latency p50 < 5 ms, throughput >= 0.95x the reference.
+
+Run alone: `.venv/bin/python -m benchmarks.bench_sse [--events 1000 --rounds 30]`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import time
+from typing import Any, AsyncIterator, Awaitable, Callable
+
+from benchmarks._common import BenchResult, Check, median, percentile, run_main, serve
+
+TARGET_ADDED_FIRST_TOKEN_MS = 5.0
+TARGET_THROUGHPUT_RATIO = 0.95
+
+
+def agent_app(events: int) -> Any:
+    """A minimal external agent that streams `events` message events, then `done`."""
+    from sse_starlette import EventSourceResponse
+    from starlette.applications import Starlette
+    from starlette.requests import Request
+    from starlette.routing import Route
+
+    async def assistant(request: Request) -> EventSourceResponse:
+        await request.json()
+
+        async def stream() -> AsyncIterator[dict[str, str]]:
+            for i in range(events):
+                yield {"event": "message", "data": json.dumps({"content": f"token{i} "})}
+            yield {"event": "done", "data": "{}"}
+
+        return EventSourceResponse(stream())
+
+    return Starlette(routes=[Route("/assistant", assistant, methods=["POST"])])
+
+
+Reader = Callable[[], Awaitable[tuple[float, float, int]]]
+
+
+async def timed(stream: AsyncIterator[Any], is_text: Callable[[Any], bool]) -> tuple[float, float, int]:
+    """(first-token s, total s, text events) for one already-created async iterator."""
+    started = time.perf_counter()
+    first = None
+    count = 0
+    async for item in stream:
+        if is_text(item):
+            if first is None:
+                first = time.perf_counter() - started
+            count += 1
+    total = time.perf_counter() - started
+    return (first if first is not None else total), total, count
+
+
+async def measure(url: str, events: int, rounds: int, warmup: int = 3) -> dict[str, dict[str, list[float]]]:
+    import httpx
+    from chatbot.core import external_agent as ea
+    from httpx_sse import aconnect_sse
+    from relais.events import TextChunk
+    from relais.settings import Settings, get_settings
+
+    body = {"message": "bench", "user_id": "bench", "conversation_history": []}
+    direct_http = httpx.AsyncClient(timeout=httpx.Timeout(60.0, connect=5.0))
+    client = ea.ExternalAgentClient(Settings(external_agent_url=url))
+    os.environ["EXTERNAL_AGENT_URL"] = url  # forward_to_external_agent reads the settings
+    get_settings.cache_clear()
+
+    async def direct() -> AsyncIterator[str]:
+        async with aconnect_sse(direct_http, "POST", url + "/assistant", json=body) as source:
+            async for sse in source.aiter_sse():
+                if sse.event == "done":
+                    return
+                if sse.event == "message":
+                    yield json.loads(sse.data)["content"]
+
+    readers: dict[str, Reader] = {
+        "direct httpx-sse": lambda: timed(direct(), lambda _: True),
+        "ExternalAgentClient.stream": lambda: timed(
+            client.stream("bench", "bench", []), lambda e: isinstance(e, TextChunk)),
+        "forward_to_external_agent": lambda: timed(
+            ea.forward_to_external_agent("bench", "bench", []), lambda _: True),
+    }
+    samples: dict[str, dict[str, list[float]]] = {k: {"first": [], "total": []} for k in readers}
+    names = list(readers)
+    try:
+        for r in range(warmup + rounds):
+            order = names[r % len(names):] + names[: r % len(names)]  # rotate who goes first
+            for name in order:
+                first, total, count = await readers[name]()
+                if count != events:
+                    raise RuntimeError(f"{name} received {count} text events, expected {events}")
+                if r >= warmup:
+                    samples[name]["first"].append(first)
+                    samples[name]["total"].append(total)
+    finally:
+        await direct_http.aclose()
+        await client.aclose()
+        await ea.aclose_client()
+    return samples
+
+
+def run(result: BenchResult, events: int = 1000, rounds: int = 30) -> None:
+    with serve(agent_app(events)) as url:
+        samples = asyncio.run(measure(url, events, rounds))
+    ref = samples["direct httpx-sse"]
+    ref_first = median(ref["first"]) * 1000
+    ref_rate = events / median(ref["total"])
+    for name, data in samples.items():
+        first_p50, first_p95 = median(data["first"]) * 1000, percentile(data["first"], 95) * 1000
+        rate = events / median(data["total"])
+        result.figures[name] = (f"first token p50 {first_p50:.2f} ms, p95 {first_p95:.2f} ms; "
+                                f"{rate:,.0f} events/s (median stream {median(data['total']) * 1000:.0f} ms)")
+        if name == "direct httpx-sse":
+            continue
+        added = first_p50 - ref_first
+        result.checks.append(Check(f"{name}: first token p50", first_p50, ref_first, "ms", delta=added,
+                                   target=f"+< {TARGET_ADDED_FIRST_TOKEN_MS:g} ms",
+                                   ok=added < TARGET_ADDED_FIRST_TOKEN_MS))
+        ratio = rate / ref_rate
+        result.checks.append(Check(f"{name}: throughput", rate, ref_rate, "ev/s", ratio=ratio,
+                                   target=f">= {TARGET_THROUGHPUT_RATIO}x", ok=ratio >= TARGET_THROUGHPUT_RATIO))
+    result.notes.append(f"{events} message events + done per stream, {rounds} rounds after 3 warm-up, "
+                        "client order rotated each round; server and clients share this process")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--events", type=int, default=1000)
+    parser.add_argument("--rounds", type=int, default=30)
+    args = parser.parse_args(argv)
+    return run_main("sse", "3. SSE relay: ExternalAgentClient / forward_to_external_agent vs direct httpx-sse",
+                    lambda r: run(r, args.events, args.rounds))
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

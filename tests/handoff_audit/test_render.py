@@ -1,0 +1,32 @@
+"""Markdown for the UI's collapsible element."""
+
+from __future__ import annotations
+
+from handoff_audit.classifier import classify
+from handoff_audit.receipt import Receipt
+from handoff_audit.render import render_markdown
+
+from tests.handoff_audit.factories import NOW, healthy
+
+
+def test_markdown_lists_the_verdict_and_six_boundaries_in_order() -> None:
+    receipt = Receipt.model_validate(healthy(tool_message_call_id="call|2"))
+    text = render_markdown(classify(receipt, NOW), receipt)
+    lines = text.splitlines()
+    assert lines[0] == "**⚠️ Handoff OPEN_TOOL_PROTOCOL · workout_advisor → nutrition_advisor**"
+    rows = [line for line in lines if line.startswith("| ") and "Boundary" not in line]
+    assert [row.split(" | ")[0].strip("| ") for row in rows] == [
+        "Route",
+        "Control",
+        "Tool protocol",
+        "Context",
+        "Destination",
+        "Result",
+    ]
+    assert "| Tool protocol | ✘ |" in text and "call\\|2" in text  # pipes escaped, table intact
+    assert text.endswith("_Repair the history before another model call._")
+
+
+def test_healthy_title() -> None:
+    verdict = classify(healthy(), NOW)
+    assert render_markdown(verdict).startswith("**✅ Handoff HEALTHY**")

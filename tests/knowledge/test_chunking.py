@@ -1,0 +1,77 @@
+from __future__ import annotations
+
+from pathlib import Path
+
+from hypothesis import given, settings, strategies as st
+
+from knowledge.chunking import chunk_document, pack, split_sections, split_sentences
+from knowledge.loaders import Document
+
+ARTICLE = """# Plans and pricing
+
+FitTrack has three plans.
+
+## Base plan
+The base plan costs $10/month.
+
+## Premium plan
+The premium plan costs $20/month.
+
+### Premium extras
+Meal plans and wearables sync.
+
+```
+# not a heading inside a code fence
+```
+"""
+
+
+def test_sections_follow_the_heading_path() -> None:
+    sections = split_sections(ARTICLE, "Plans and pricing")
+    assert [name for name, _ in sections] == ["", "Base plan", "Premium plan", "Premium plan > Premium extras"]
+    assert "# not a heading" in sections[-1][1]
+
+
+def test_chunks_keep_source_title_section_and_index() -> None:
+    doc = Document(ARTICLE, "Plans and pricing", Path("plans.md"))
+    chunks = chunk_document(doc, "billing/plans.md", chunk_size=900, chunk_overlap=150)
+    assert [c.chunk_index for c in chunks] == list(range(len(chunks)))
+    base = next(c for c in chunks if "$10/month" in c.text)
+    assert (base.source, base.title, base.section) == ("billing/plans.md", "Plans and pricing", "Base plan")
+    assert base.id == "billing/plans.md#1"
+    # title and section are part of what gets embedded and indexed, not of the shown text
+    assert base.index_text.startswith("Plans and pricing — Base plan\n")
+    assert "Base plan" not in base.text
+
+
+def test_long_section_is_split_with_overlap() -> None:
+    body = " ".join(f"Sentence number {i} talks about topic {i}." for i in range(60))
+    doc = Document(f"# Guide\n\n## Long part\n{body}", "Guide", Path("g.md"))
+    chunks = chunk_document(doc, "g.md", chunk_size=300, chunk_overlap=80)
+    assert len(chunks) > 5
+    assert all(len(c.text) <= 300 + 80 for c in chunks)
+    for previous, current in zip(chunks, chunks[1:]):
+        first_sentence = split_sentences(current.text)[0]
+        assert first_sentence in previous.text  # the overlap repeats the previous tail
+    assert all(c.section == "Long part" for c in chunks)
+
+
+def test_sentence_splitter_keeps_prices_and_abbreviations() -> None:
+    text = "The plan costs $10.99 per month, e.g. for students. It renews monthly!\n- Item one\n- Item two"
+    assert split_sentences(text) == [
+        "The plan costs $10.99 per month, e.g. for students.", "It renews monthly!", "- Item one", "- Item two",
+    ]
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.lists(st.text(alphabet="abcdefgh .\n", min_size=1, max_size=400), min_size=1, max_size=8),
+    st.integers(min_value=60, max_value=400),
+    st.integers(min_value=0, max_value=120),
+)
+def test_packing_bounds_and_keeps_every_word(paragraphs: list[str], size: int, overlap: int) -> None:
+    body = "\n\n".join(paragraphs)
+    chunks = pack(body, size, overlap)
+    assert all(len(c) <= size + min(overlap, size // 2) for c in chunks)
+    kept = set(" ".join(chunks).split())
+    assert {w for w in body.split() if len(w) <= size} <= kept

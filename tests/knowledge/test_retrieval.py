@@ -1,0 +1,111 @@
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from knowledge.fusion import convex_combination, min_max, reciprocal_rank_fusion
+from knowledge.retrieval import KnowledgeBase, RetrievalConfig, get_knowledge_base
+from tests.knowledge.conftest import QUESTIONS
+
+OFF_TOPIC = [
+    "What is the capital of Australia?",
+    "Who wrote War and Peace?",
+    "Quelle est la recette de la ratatouille ?",
+]
+
+
+@pytest.mark.parametrize("question, source", QUESTIONS)
+def test_hybrid_finds_the_right_article(indexed, question: str, source: str) -> None:
+    _, kb = indexed
+    hits = kb.search(question, top_k=3)
+    assert hits, question
+    assert hits[0].source == source
+    assert all(h.dense_score is not None and h.dense_score >= 0.25 for h in hits)
+
+
+@pytest.mark.parametrize("mode", ["dense", "bm25"])
+def test_single_modes_find_english_articles(indexed, mode: str) -> None:
+    _, kb = indexed
+    english = [(q, s) for q, s in QUESTIONS if not s.endswith(("passe.md", "ments.md"))]
+    found = sum(kb.search(q, top_k=3, mode=mode)[0].source == s for q, s in english if kb.search(q, 3, mode))
+    assert found >= len(english) - 1
+
+
+def test_bm25_matches_french_without_accents_and_inflections(indexed) -> None:
+    _, kb = indexed
+    hits = kb.search("mots de passe oublies", top_k=2, mode="bm25")  # plural, no accents
+    assert hits and hits[0].source == "mot-de-passe.md"
+
+
+@pytest.mark.parametrize("question", OFF_TOPIC)
+def test_off_topic_question_returns_nothing(indexed, question: str) -> None:
+    _, kb = indexed
+    assert kb.search(question) == []
+    assert kb.search(question, mode="dense") == []
+
+
+def test_min_score_is_on_dense_cosine(indexed) -> None:
+    _, kb = indexed
+    everything = kb.search("What is the capital of Australia?", top_k=5, min_score=0.0)
+    assert len(everything) == 5  # without the bar, something always comes back
+    kept = kb.search("How much does the base plan cost?", top_k=10, min_score=0.5)
+    assert kept and all(h.dense_score >= 0.5 for h in kept)
+
+
+def test_hit_fields_and_grouping(indexed) -> None:
+    _, kb = indexed
+    hits = kb.search("premium plan price", top_k=5)
+    top = hits[0]
+    assert (top.source, top.title, top.section) == ("plans-and-pricing.md", "Plans and pricing", "Premium plan")
+    assert "$20/month" in top.text and top.id == f"{top.source}#{top.chunk_index}"
+    assert hits == sorted(hits, key=lambda h: h.score, reverse=True)
+    grouped = kb.search("premium plan price", top_k=5, group_by_source=True, min_score=0.0)
+    assert len({h.source for h in grouped}) == len(grouped) == 5
+
+
+def test_bad_inputs(indexed) -> None:
+    _, kb = indexed
+    assert kb.search("") == [] and kb.search("   ") == []
+    long_question = "How much does the base plan cost? " + "blah " * 20000
+    assert kb.search(long_question) is not None  # truncated, not a crash
+    with pytest.raises(ValueError, match="unknown retrieval mode"):
+        kb.search("plans", mode="fuzzy")
+
+
+def test_asearch_runs_off_the_loop(indexed) -> None:
+    _, kb = indexed
+    hits = asyncio.run(kb.asearch("How do I reset my password?", 2))
+    assert hits and hits[0].source == "mot-de-passe.md"
+
+
+def test_rrf_config_also_works(indexed) -> None:
+    settings, kb = indexed
+    rrf = KnowledgeBase(settings, embedder=kb.embedder, store=kb.store,
+                        config=RetrievalConfig(fusion="rrf", rrf_k=60))
+    assert rrf.search("How can I cancel my subscription?", 1)[0].source == "cancellation.md"
+
+
+def test_empty_knowledge_base(tmp_path) -> None:
+    from relais.settings import Settings
+
+    kb = KnowledgeBase(Settings(relais_data_dir=tmp_path / "empty"))
+    assert kb.is_empty() and kb.search("base plan") == []
+
+
+def test_shared_instance_per_settings() -> None:
+    assert get_knowledge_base() is get_knowledge_base()
+
+
+def test_reciprocal_rank_fusion_by_hand() -> None:
+    fused = reciprocal_rank_fusion([(["a", "b", "c"], 1.0), (["c", "a"], 0.5)], k=10)
+    assert fused["a"] == pytest.approx(1 / 11 + 0.5 / 12)
+    assert fused["b"] == pytest.approx(1 / 12)
+    assert fused["c"] == pytest.approx(1 / 13 + 0.5 / 11)
+
+
+def test_convex_combination_by_hand() -> None:
+    assert min_max({"a": 2.0, "b": 4.0, "c": 3.0}) == {"a": 0.0, "b": 1.0, "c": 0.5}
+    assert min_max({"only": 0.3}) == {"only": 1.0}
+    fused = convex_combination([({"a": 0.9, "b": 0.5}, 0.6), ({"b": 10.0, "c": 2.0}, 0.4)])
+    assert fused == pytest.approx({"a": 0.6, "b": 0.4, "c": 0.0})
