@@ -19,12 +19,13 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import os
 import time
-from typing import Any, AsyncIterator, Awaitable, Callable
+from typing import Any, AsyncIterator, Awaitable, Callable, Iterator
 
-from benchmarks._common import BenchResult, Check, median, percentile, run_main, serve
+from benchmarks._common import REPO_ROOT, BenchResult, Check, free_port, median, percentile, run_main, serve
 
 TARGET_ADDED_FIRST_TOKEN_MS = 5.0
 TARGET_THROUGHPUT_RATIO = 0.95
@@ -35,6 +36,7 @@ def agent_app(events: int) -> Any:
     from sse_starlette import EventSourceResponse
     from starlette.applications import Starlette
     from starlette.requests import Request
+    from starlette.responses import PlainTextResponse
     from starlette.routing import Route
 
     async def assistant(request: Request) -> EventSourceResponse:
@@ -47,7 +49,10 @@ def agent_app(events: int) -> Any:
 
         return EventSourceResponse(stream())
 
-    return Starlette(routes=[Route("/assistant", assistant, methods=["POST"])])
+    async def health(request: Request) -> PlainTextResponse:
+        return PlainTextResponse("ok")
+
+    return Starlette(routes=[Route("/assistant", assistant, methods=["POST"]), Route("/health", health)])
 
 
 Reader = Callable[[], Awaitable[tuple[float, float, int]]]
@@ -81,10 +86,10 @@ async def measure(url: str, events: int, rounds: int, warmup: int = 3) -> dict[s
     get_settings.cache_clear()
 
     async def direct() -> AsyncIterator[str]:
+        # read to the end of the body (it ends right after `done`) so the pooled connection
+        # is reused, as our client does; returning at `done` would force a new connection
         async with aconnect_sse(direct_http, "POST", url + "/assistant", json=body) as source:
             async for sse in source.aiter_sse():
-                if sse.event == "done":
-                    return
                 if sse.event == "message":
                     yield json.loads(sse.data)["content"]
 
@@ -114,8 +119,37 @@ async def measure(url: str, events: int, rounds: int, warmup: int = 3) -> dict[s
     return samples
 
 
-def run(result: BenchResult, events: int = 1000, rounds: int = 30) -> None:
-    with serve(agent_app(events)) as url:
+@contextlib.contextmanager
+def serve_in_process(events: int) -> Iterator[str]:
+    """The same agent app in its own Python process (no GIL shared with the clients)."""
+    import subprocess
+    import sys
+
+    import httpx
+
+    port = free_port()
+    proc = subprocess.Popen([sys.executable, "-m", "benchmarks.bench_sse", "--serve-only", str(port),
+                             "--events", str(events)], cwd=REPO_ROOT)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                httpx.get(url + "/health", timeout=1)
+                break
+            except httpx.HTTPError:
+                if proc.poll() is not None or time.monotonic() > deadline:
+                    raise RuntimeError("the agent server process did not start") from None
+                time.sleep(0.05)
+        yield url
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
+
+
+def run(result: BenchResult, events: int = 1000, rounds: int = 30, server: str = "thread") -> None:
+    server_cm = serve(agent_app(events)) if server == "thread" else serve_in_process(events)
+    with server_cm as url:
         samples = asyncio.run(measure(url, events, rounds))
     ref = samples["direct httpx-sse"]
     ref_first = median(ref["first"]) * 1000
@@ -142,9 +176,17 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--events", type=int, default=1000)
     parser.add_argument("--rounds", type=int, default=30)
+    parser.add_argument("--server", choices=["thread", "process"], default="thread",
+                        help="agent server in a background thread of this process (default) or in its own process")
+    parser.add_argument("--serve-only", type=int, metavar="PORT", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
+    if args.serve_only:
+        import uvicorn
+
+        uvicorn.run(agent_app(args.events), host="127.0.0.1", port=args.serve_only, log_level="warning")
+        return 0
     return run_main("sse", "3. SSE relay: ExternalAgentClient / forward_to_external_agent vs direct httpx-sse",
-                    lambda r: run(r, args.events, args.rounds))
+                    lambda r: run(r, args.events, args.rounds, args.server))
 
 
 if __name__ == "__main__":

@@ -256,3 +256,18 @@ def test_default_now_is_the_current_time() -> None:
     past = (datetime.now(UTC) - timedelta(hours=1)).isoformat()
     assert classify(_waiting(deadline_utc=future)).verdict is VerdictCode.WAITING_ON_APPROVAL
     assert classify(_waiting(deadline_utc=past)).verdict is VerdictCode.UNCERTAIN
+
+
+def test_classifier_and_package_import_neither_langgraph_nor_chainlit() -> None:
+    import subprocess
+    import sys
+
+    code = (
+        "import sys, handoff_audit, handoff_audit.classifier, handoff_audit.cli;"
+        "bad = [m for m in sys.modules if m.split('.')[0] in ('langgraph', 'langchain_core', 'chainlit')];"
+        "print(','.join(bad))"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=60
+    )
+    assert out.stdout.strip() == ""

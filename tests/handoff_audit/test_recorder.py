@@ -141,3 +141,20 @@ def test_read_receipts_accepts_object_array_and_jsonl_and_names_bad_lines() -> N
         read_receipts(one + "\n{not json\n")
     with pytest.raises(ValueError, match=r"line 1: invalid receipt \(final_state\)"):
         read_receipts(json.dumps(healthy(final_state="finished")) + "\n" + one)
+
+
+def test_list_since_returns_only_what_a_turn_recorded(tmp_path: Path) -> None:
+    import time
+
+    from handoff_audit.receipt import iso_utc
+
+    store = ReceiptStore(tmp_path / "r.db", secrets=[])
+    store.record(_r(operation_id="op-old"), "t")
+    time.sleep(0.01)
+    from datetime import UTC, datetime
+
+    turn_start = iso_utc(datetime.now(UTC))
+    store.record(_r(operation_id="op-new"), "t")
+    store.record(_r(operation_id="op-other-thread"), "u")
+    assert [row.receipt.operation_id for row in store.list("t", since=turn_start)] == ["op-new"]
+    assert len(store.list(since=turn_start)) == 2

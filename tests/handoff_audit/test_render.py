@@ -30,3 +30,16 @@ def test_markdown_lists_the_verdict_and_six_boundaries_in_order() -> None:
 def test_healthy_title() -> None:
     verdict = classify(healthy(), NOW)
     assert render_markdown(verdict).startswith("**✅ Handoff HEALTHY**")
+
+
+def test_render_receipts_gives_one_section_per_receipt() -> None:
+    from handoff_audit.render import render_receipts
+
+    receipts = [
+        Receipt.model_validate(healthy()),
+        Receipt.model_validate(healthy(operation_id="op-2", result=None)),
+    ]
+    text = render_receipts(receipts, NOW)
+    sections = text.split("\n\n---\n\n")
+    assert len(sections) == 2
+    assert "HEALTHY" in sections[0] and "FALSE_COMPLETE" in sections[1] and "op-2" in sections[1]

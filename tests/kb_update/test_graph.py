@@ -3,7 +3,6 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-
 from kb_update.failures import tag_of
 from kb_update.graph import Components, EngineConfig
 from kb_update.price_job import PriceChangeJob
@@ -19,6 +18,7 @@ from kb_update.runner import (
 )
 from kb_update.types import WorkerInput
 from kb_update.workers import OfflineWorker
+
 from tests.kb_update.conftest import CountingWorker, Decisions, snapshot
 
 DERIVED = ["billing/annual.md", "billing/plans.md"]  # first wave units with $120/year totals
@@ -159,3 +159,34 @@ def test_a_paused_run_resumes_from_the_sqlite_checkpoint_in_a_new_run_object(
         finished = drive(second, Decisions())
     assert finished.outcome == "published"
     assert "$12/month" in (kb / "billing/plans.md").read_text()
+
+
+def test_workers_of_a_round_really_run_in_parallel(offline_run, job: PriceChangeJob) -> None:
+    import threading
+
+    barrier = threading.Barrier(3, timeout=10)  # the three units of wave 1 must be inside the worker together
+    inner = OfflineWorker(job)
+
+    def meeting(task: WorkerInput) -> str:
+        if task["attempt"] == 1 and task["unit_id"] in ("billing/annual.md", "billing/plans.md", "faq.md"):
+            barrier.wait()
+        return inner(task)
+
+    finished, run = offline_run(worker=meeting)
+    assert not barrier.broken
+    assert all(s["status"] == "done" for s in run.values()["status"].values())
+
+
+def test_secrets_are_scrubbed_from_worker_errors(kb: Path, job: PriceChangeJob) -> None:
+    from langgraph.checkpoint.memory import InMemorySaver
+
+    def leaky(task: WorkerInput) -> str:
+        raise RuntimeError("401 for key sk-SECRET-123")
+
+    parts = Components.offline(job, worker=leaky)
+    parts.secrets = ("sk-SECRET-123",)
+    run = KbUpdateRun(parts, kb, InMemorySaver(), EngineConfig(max_attempts=1))
+    finished = drive(run, Decisions())
+    assert finished.outcome == "nothing-to-publish"
+    text = str(run.values())
+    assert "sk-SECRET-123" not in text and "401 for key ***" in text

@@ -3,7 +3,6 @@ from __future__ import annotations
 from decimal import Decimal
 
 import pytest
-
 from kb_update.markdown import blocks, links, replace_blocks
 from kb_update.prices import find_money, parse_price, rewrite_mention_text
 
@@ -35,7 +34,7 @@ def test_english_and_french_forms_are_found_with_their_period(text: str, amount:
 
 def test_other_numbers_are_not_the_old_price() -> None:
     amounts = [m.amount for m in find_money("$100, $1,000, 10% off, 10 days, $7.50 and 210 $")]
-    assert amounts == [Decimal("100"), Decimal("1000"), Decimal("7.50"), Decimal("210")]
+    assert amounts == [Decimal(100), Decimal(1000), Decimal("7.50"), Decimal(210)]
 
 
 @pytest.mark.parametrize(

@@ -22,9 +22,9 @@ def test_pricing_answer_contains_the_price(indexed) -> None:
     "question, fact",
     [
         ("What time do the gyms open on Sunday?", "8 am"),
-        ("How long is the password reset link valid?", "24 heures"),
+        ("Combien de temps le lien de réinitialisation est-il valable ?", "24 heures"),
         ("How many sessions per week in the beginner workout plan?", "three sessions"),
-        ("Combien de temps mon compte reste bloqué ?", "quinze minutes"),
+        ("Que se passe-t-il après cinq tentatives de connexion échouées ?", "quinze minutes"),
         ("How long can I freeze my membership?", "three months"),
     ],
 )

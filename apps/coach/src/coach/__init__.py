@@ -1,1 +1,33 @@
-"""coach package."""
+"""The LangGraph fitness & nutrition coach: two advisors, a deterministic router, a human node.
+
+Public surface (imported lazily so `relais --help` does not load LangGraph):
+`build_coach_graph`, `CoachRunner`, `route`, `create_app`, `open_checkpointer`.
+"""
+
+from __future__ import annotations
+
+from importlib import import_module
+from typing import TYPE_CHECKING, Any
+
+__all__ = ["CoachRunner", "build_coach_graph", "create_app", "open_checkpointer", "route"]
+
+_WHERE = {
+    "build_coach_graph": "coach.graph",
+    "CoachRunner": "coach.runner",
+    "route": "coach.router",
+    "create_app": "coach.service",
+    "open_checkpointer": "coach.checkpoint",
+}
+
+if TYPE_CHECKING:  # pragma: no cover
+    from coach.checkpoint import open_checkpointer
+    from coach.graph import build_coach_graph
+    from coach.router import route
+    from coach.runner import CoachRunner
+    from coach.service import create_app
+
+
+def __getattr__(name: str) -> Any:
+    if name in _WHERE:
+        return getattr(import_module(_WHERE[name]), name)
+    raise AttributeError(f"module 'coach' has no attribute {name!r}")

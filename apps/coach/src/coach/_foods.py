@@ -61,6 +61,7 @@ FOODS: dict[str, Food] = {f.key: f for f in [
     _f("chickpeas", "chickpeas (cooked)", "pois chiches (cuits)", 164, 8.9, 27.4, 2.6),
     _f("black_beans", "black beans (cooked)", "haricots noirs (cuits)", 132, 8.9, 23.7, 0.5),
     _f("hummus", "hummus", "houmous", 166, 7.9, 14.3, 9.6, {"sesame"}),
+    _f("lentil_pasta", "red lentil pasta (cooked)", "pâtes de lentilles corail (cuites)", 150, 11, 22, 1),
     _f("seitan", "seitan", "seitan", 370, 75, 14, 1.9, {"gluten"}),
     _f("peanut_butter", "peanut butter", "beurre de cacahuète", 588, 25, 20, 50, {"peanuts"}),
     _f("almonds", "almonds", "amandes", 579, 21, 22, 50, {"tree_nuts"}),
@@ -133,6 +134,9 @@ MEALS: dict[str, MealTemplate] = {m.key: m for m in [
        ("tofu", 200), ("rice", 200), ("vegetables", 200), ("olive_oil", 10)),
     _m("lentil_bowl", "Lentil, quinoa and vegetable bowl", "Bol de lentilles, quinoa et légumes",
        ("lentils", 250), ("quinoa", 150), ("vegetables", 150), ("olive_oil", 10), ("pumpkin_seeds", 15)),
+    _m("lentil_pasta_bowl", "Red lentil pasta with beans and vegetables",
+       "Pâtes de lentilles corail, haricots et légumes",
+       ("lentil_pasta", 250), ("black_beans", 100), ("vegetables", 200), ("olive_oil", 10), ("pea_protein", 15)),
     # dinners
     _m("salmon_potato", "Salmon, sweet potato and greens", "Saumon, patate douce et légumes verts",
        ("salmon", 150), ("sweet_potato", 250), ("vegetables", 200)),
@@ -168,10 +172,10 @@ SLOTS: list[tuple[str, str, str, float, dict[str, list[str]], str]] = [
         "vegan": ["edamame_snack", "hummus_bowl", "pea_shake", "seeds_fruit"],
     }, "seeds_fruit"),
     ("Lunch", "Déjeuner", "13:00", 0.30, {
-        "omnivore": ["chicken_rice", "tuna_quinoa", "lentil_bowl"],
-        "pescatarian": ["tuna_quinoa", "paneer_curry", "lentil_bowl"],
-        "vegetarian": ["paneer_curry", "tofu_stirfry", "lentil_bowl"],
-        "vegan": ["tofu_stirfry", "lentil_bowl"],
+        "omnivore": ["chicken_rice", "tuna_quinoa", "lentil_bowl", "lentil_pasta_bowl"],
+        "pescatarian": ["tuna_quinoa", "paneer_curry", "lentil_bowl", "lentil_pasta_bowl"],
+        "vegetarian": ["paneer_curry", "tofu_stirfry", "lentil_bowl", "lentil_pasta_bowl"],
+        "vegan": ["tofu_stirfry", "lentil_bowl", "lentil_pasta_bowl"],
     }, "lentil_bowl"),
     ("Pre/post-workout snack", "Collation autour de l'entraînement", "16:30", 0.10, {
         "omnivore": ["yogurt_banana", "pea_shake", "seeds_fruit"],
@@ -180,9 +184,11 @@ SLOTS: list[tuple[str, str, str, float, dict[str, list[str]], str]] = [
         "vegan": ["hummus_bowl", "pea_shake", "seeds_fruit"],
     }, "pea_shake"),
     ("Dinner", "Dîner", "19:30", 0.25, {
-        "omnivore": ["salmon_potato", "turkey_potato", "beef_chili", "tofu_lentil_dahl", "bean_bowl"],
-        "pescatarian": ["salmon_potato", "shrimp_pasta", "veggie_omelette", "tofu_lentil_dahl", "bean_bowl"],
-        "vegetarian": ["tofu_lentil_dahl", "veggie_omelette", "tempeh_potato", "bean_bowl"],
-        "vegan": ["tofu_lentil_dahl", "tempeh_potato", "bean_bowl"],
+        "omnivore": ["salmon_potato", "turkey_potato", "beef_chili", "tofu_lentil_dahl", "lentil_pasta_bowl",
+                     "bean_bowl"],
+        "pescatarian": ["salmon_potato", "shrimp_pasta", "veggie_omelette", "tofu_lentil_dahl", "lentil_pasta_bowl",
+                        "bean_bowl"],
+        "vegetarian": ["tofu_lentil_dahl", "veggie_omelette", "tempeh_potato", "lentil_pasta_bowl", "bean_bowl"],
+        "vegan": ["tofu_lentil_dahl", "tempeh_potato", "lentil_pasta_bowl", "bean_bowl"],
     }, "bean_bowl"),
 ]

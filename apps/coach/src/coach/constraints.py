@@ -130,7 +130,7 @@ BODY_PART_WORDS: dict[str, tuple[str, ...]] = {
 }
 _INJURY_CUES = ("injur*", "hurt*", "pain*", "painful", "sore*", "ache*", "aching", "bad", "problem*",
                 "issue*", "surgery", "operat*", "torn", "tear", "strain*", "sprain*", "tendin*",
-                "broke*", "broken", "fractur*", "recovering", "rehab*", "arthrit*", "weak",
+                "broke*", "broken", "fractur*", "tore", "ruptur*", "recovering", "rehab*", "arthrit*", "weak",
                 "dislocat*", "bless*", "mal", "douleur*", "douloureu*", "souffre", "opere*",
                 "entorse*", "tendinite*", "fragile*", "probleme*", "dechir*", "arthrose",
                 "hernie*", "sciati*", "herniat*", "lumbago", "luxation", "rupture", "injured",
@@ -224,14 +224,16 @@ def _equipment(norm: str) -> Equipment | None:
     return None
 
 
-def _injury_updates(clause_norm: str) -> tuple[set[str], set[str]]:
-    """(areas added, areas healed) for one clause."""
+def _injury_updates(clause_norm: str, pending: bool = False) -> tuple[set[str], set[str]]:
+    """(areas added, areas healed) for one clause; `pending`: an unnamed injury awaits its area."""
     parts = {area for area, words in BODY_PART_WORDS.items() if has_any(clause_norm, words)}
     cues = find_keywords(clause_norm, _INJURY_CUES)
     if parts and has_any(clause_norm, _HEALED):
         return set(), parts
     if not cues:
-        return set(), set()  # "back squat", "come back": a body word alone is not an injury
+        # "back squat", "come back": a body word alone is not an injury — unless we just asked
+        # "which area?" and this is the answer ("the knee")
+        return (parts, set()) if pending and len(tokens(clause_norm)) <= 6 else (set(), set())
     if all(_negated(clause_norm, cue.start) for cue in cues):
         return set(), parts  # "no injuries", "my knee doesn't hurt"
     if parts:
@@ -265,11 +267,12 @@ def _near_avoid_cue(clause_norm: str, start: int, end: int) -> bool:
     return has_any(before, _AVOID_CUES) or bool(re.match(r"[\s\-]*free\b", after))
 
 
-def _food_updates(clause_norm: str) -> tuple[set[str], set[str], set[str], bool, bool]:
+def _food_updates(clause_norm: str, pending: bool = False) -> tuple[set[str], set[str], set[str], bool, bool]:
     """(allergies, intolerances, avoid, unspecified allergy?, unspecified intolerance?).
 
     Each food word takes the kind of the nearest cue before it (else after it), so
-    "allergic to peanuts, lactose intolerant" gives one allergy and one intolerance.
+    "allergic to peanuts, lactose intolerant" gives one allergy and one intolerance. With
+    `pending` (an allergy was announced without its food), a bare food word answers it.
     """
     cues: list[tuple[int, str]] = []
     for kind, words in (("allergy", _ALLERGY_CUES), ("intolerance", _INTOLERANCE_CUES)):
@@ -288,9 +291,12 @@ def _food_updates(clause_norm: str) -> tuple[set[str], set[str], set[str], bool,
             if kind == "negated":
                 continue
             if kind is None:
-                if not _near_avoid_cue(clause_norm, hit.start, hit.end):
+                if _near_avoid_cue(clause_norm, hit.start, hit.end):
+                    kind = "avoid"
+                elif pending and key not in _NOT_ALLERGENS:
+                    kind = "allergy"
+                else:
                     continue
-                kind = "avoid"
             if key in _NOT_ALLERGENS:
                 kind = "avoid"
             out[kind] |= keys
@@ -346,7 +352,7 @@ def extract_constraints(texts: Iterable[str], language: Language | None = None) 
         weight = _weight(text) or weight
         for clause in split_clauses(text):
             cnorm = normalize(clause)
-            added, healed = _injury_updates(cnorm)
+            added, healed = _injury_updates(cnorm, pending="unspecified" in injuries)
             injuries -= healed
             if added - {"unspecified"}:
                 injuries.discard("unspecified")
@@ -360,7 +366,7 @@ def extract_constraints(texts: Iterable[str], language: Language | None = None) 
                 diet = "omnivore"
             if _is_allergy_free_statement(cnorm):
                 continue
-            a, i, v, unspecified_a, unspecified_i = _food_updates(cnorm)
+            a, i, v, unspecified_a, unspecified_i = _food_updates(cnorm, pending="unspecified" in allergies)
             if a:
                 allergies.discard("unspecified")
             if i:

@@ -46,11 +46,10 @@ _PROMPTS: dict[str, dict[str, str]] = {
               "d'une blessure — choisissez ci-dessous ou répondez librement.",
     },
 }
-_LABEL_TO_KEY: dict[str, tuple[str, Language]] = {
-    normalize(label): (key, lang)  # type: ignore[misc]
-    for lang, labels in CHOICES.items()
-    for key, label in zip(_CHOICE_KEYS, labels)
-}
+_LABEL_TO_KEY: dict[str, dict[str, str]] = {}  # normalised label → {language: choice key}
+for _lang, _labels in CHOICES.items():
+    for _key, _label in zip(_CHOICE_KEYS, _labels):
+        _LABEL_TO_KEY.setdefault(normalize(_label), {})[_lang] = _key
 
 
 def interrupt_payload(agent: str | None, language: Language) -> dict[str, Any]:
@@ -82,9 +81,10 @@ def resume_text(value: Any, language: Language = "en") -> str:
     if not text:
         return _CHOICE_MESSAGES["nothing"][language]
     match = _LABEL_TO_KEY.get(normalize(text))
-    if match is not None:
-        key, label_language = match
-        return _CHOICE_MESSAGES[key][label_language]
+    if match:
+        # the label's own language ("Végétarien" → French); "Vegan" is both: the conversation's
+        label_language = language if language in match else next(iter(match))
+        return _CHOICE_MESSAGES[match[label_language]][label_language]
     return text
 
 

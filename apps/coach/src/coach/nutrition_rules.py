@@ -81,7 +81,7 @@ def _portion(food_key: str, grams: float, lang: str) -> FoodPortion:
 
 def _meal(slot_en: str, slot_fr: str, time: str, template: MealTemplate, kcal_goal: float, lang: str) -> Meal:
     base = sum(FOODS[f].kcal * g / 100 for f, g in template.items)
-    scale = min(1.8, max(0.6, kcal_goal / base)) if base else 1.0
+    scale = min(3.0, max(0.5, kcal_goal / base)) if base else 1.0
     items = [_portion(f, g * scale, lang) for f, g in template.items]
     totals = [sum(getattr(FOODS[i.key], attr) * i.grams / 100 for i in items)
               for attr in ("kcal", "protein", "carbs", "fat")]

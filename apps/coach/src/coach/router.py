@@ -32,6 +32,7 @@ WORKOUT_KEYWORDS: tuple[str, ...] = (
     "muscl*", "strength", "stronger", "lift", "lifts", "lifting", "weightlift*", "weights",
     "split", "routine*", "stretch*", "mobility", "warm-up*", "cooldown", "cool-down",
     "injur*", "knee*", "shoulder*", "back pain", "lower back", "sore*", "sprain*", "tendon*",
+    "hurt", "hurts", "hurting", "ache", "aches", "aching", "in pain", "painful", "pain in my",
     "abs", "glute", "glutes", "gluteal", "hamstring*", "quad", "quads", "bicep*", "tricep*", "chest day", "leg day",
     "dumbbell*", "barbell*", "kettlebell*", "treadmill*", "rowing machine", "marathon*",
     "endurance", "stamina", "flexibility", "yoga", "pilates", "rest day*", "hypertroph*",
@@ -41,7 +42,7 @@ WORKOUT_KEYWORDS: tuple[str, ...] = (
     "entrain*", "seance*", "exercice*", "muscu*", "salle de sport", "salle de gym", "repetition*",
     "serie", "series", "fente*", "pompe*", "traction*", "gainage", "courir", "course a pied",
     "footing", "jogging", "natation", "nager", "velo", "fractionne*", "force", "haltere*",
-    "blesse*", "blessu*", "genou*", "epaule*", "mal au dos", "dos", "lombaire*", "cheville*", "poignet*",
+    "blesse*", "blessu*", "genou*", "epaule*", "mal au dos", "mal au", "mal a la", "mal aux", "douleur*", "dos", "lombaire*", "cheville*", "poignet*",
     "etirement*", "echauffement*", "abdo*", "fessier*", "jambe*", "pectora*", "cuisse*",
     "souplesse", "kine*", "sportif*", "sportive*", "en forme", "remise en forme", "tonifier",
 )

@@ -29,7 +29,7 @@ from handoff_audit.receipt import (
     content_problems,
 )
 from handoff_audit.recorder import ReceiptStore, UnsafeReceipt, read_receipts
-from handoff_audit.render import render_markdown
+from handoff_audit.render import render_markdown, render_receipts
 
 __all__ = [
     "BOUNDARIES",
@@ -52,6 +52,7 @@ __all__ = [
     "present_keys",
     "read_receipts",
     "render_markdown",
+    "render_receipts",
     "resume_token_id",
     "route_receipt",
     "waiting_receipt",

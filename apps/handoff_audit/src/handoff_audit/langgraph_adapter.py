@@ -391,9 +391,11 @@ class GraphTurnAudit:
         builder.context(context)
         if destination is not None:
             builder.started(destination.name, destination.started_at, self.attempt)
-            if destination.finished and destination.error:
+            # An advisor may run several times in a turn (advisor → tool → advisor): judge them all.
+            runs = [t for t in starts if t.name == destination.name]
+            if any(t.error for t in runs):
                 builder.verified("destination_finished", False, now).complete()
-            elif destination.finished:
+            elif all(t.finished for t in runs):
                 reply = last_reply(produced, [destination.name])
                 check = verify(
                     message_text(reply) if reply else "",

@@ -141,13 +141,25 @@ class ReceiptStore:
         self.record(receipt.model_copy(update={"final_state": "complete", "result": check}), row[0])
         return True
 
-    def list(self, thread_id: str | None = None) -> list[StoredReceipt]:
-        """Receipts in recording order, optionally for one thread."""
+    def list(
+        self, thread_id: str | None = None, *, since: str | None = None
+    ) -> list[StoredReceipt]:
+        """Receipts in recording order, optionally for one thread and updated at/after `since`.
+
+        `since` is an ISO timestamp (e.g. taken when a turn started), so a UI can show just the
+        receipts that turn produced, whichever process recorded them.
+        """
         query = "SELECT thread_id, recorded_at, updated_at, receipt FROM handoff_receipts"
-        params: tuple[str, ...] = ()
+        clauses: list[str] = []
+        params: list[str] = []
         if thread_id is not None:
-            query += " WHERE thread_id = ?"
-            params = (str(thread_id),)
+            clauses.append("thread_id = ?")
+            params.append(str(thread_id))
+        if since is not None:
+            clauses.append("updated_at >= ?")
+            params.append(since)
+        if clauses:
+            query += " WHERE " + " AND ".join(clauses)
         query += " ORDER BY recorded_at, rowid"
         with closing(self._connect()) as conn:
             rows = conn.execute(query, params).fetchall()

@@ -6,7 +6,10 @@ so the element is safe to show and to persist with the thread.
 
 from __future__ import annotations
 
-from handoff_audit.classifier import SAFE_NEXT_MOVE, Verdict, VerdictCode
+from collections.abc import Iterable
+from datetime import datetime
+
+from handoff_audit.classifier import SAFE_NEXT_MOVE, Verdict, VerdictCode, classify
 from handoff_audit.receipt import Receipt
 
 _LABELS = {
@@ -46,3 +49,8 @@ def render_markdown(verdict: Verdict, receipt: Receipt | None = None) -> str:
         )
     lines += ["", f"_{SAFE_NEXT_MOVE[verdict.verdict]}_"]
     return "\n".join(lines)
+
+
+def render_receipts(receipts: Iterable[Receipt], now: datetime | None = None) -> str:
+    """Several receipts (e.g. one turn's forward, route and wait) as consecutive sections."""
+    return "\n\n---\n\n".join(render_markdown(classify(r, now), r) for r in receipts)

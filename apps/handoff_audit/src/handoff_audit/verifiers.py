@@ -116,7 +116,16 @@ _ALLERGEN_ALIASES = {
     "fruit de mer": "shellfish",
     "mollusque": "shellfish",
     "sesame": "sesame",
+    "meat": "meat",
+    "viande": "meat",
+    "red meat": "red_meat",
+    "red_meat": "red_meat",
+    "pork": "pork",
+    "porc": "pork",
+    "poultry": "poultry",
+    "volaille": "poultry",
 }
+_UNKNOWN = frozenset({"unspecified", "unknown", "none", "other", "autre", "non precise"})
 _ALLERGY_MARKERS = ("allerg", "intoleran", "intolerant")
 _INJURY_MARKERS = (
     "injur",
@@ -194,7 +203,7 @@ def _classify_tag(tag: str, into: dict[str, set[str]], hint: str | None = None) 
     words = tokens(text)
     if hint == "allergies" or any(m in text for m in _ALLERGY_MARKERS):
         key = _allergen_key(text)
-        if key:
+        if key and key not in _UNKNOWN:
             into["allergies"].add(key)
         return
     parts = {_BODY_PARTS[w] for w in words if w in _BODY_PARTS}
@@ -226,6 +235,9 @@ _KEY_HINTS = {
     "intolerances": "allergies",
     "intolerance": "allergies",
     "allergenes": "allergies",
+    "avoid": "allergies",
+    "exclusions": "allergies",
+    "excluded_foods": "allergies",
     "injuries": "injuries",
     "injury": "injuries",
     "blessures": "injuries",
@@ -475,6 +487,26 @@ _ALLERGENS: dict[str, Lexicon] = {
     """
         )
         + ["fruits de mer", "seafood"]
+    ),
+    "meat": MEAT,
+    "red_meat": Lexicon.of(
+        words(
+            "beef pork lamb mutton veal venison steak bacon ham boeuf porc agneau veau jambon lard"
+        ),
+        safe_before=_PLANT,
+        safe_after=_PLANT_AFTER,
+    ),
+    "pork": Lexicon.of(
+        words(
+            "pork bacon ham prosciutto chorizo salami pepperoni porc jambon lard lardon saucisson"
+        ),
+        safe_before=_PLANT,
+        safe_after=_PLANT_AFTER,
+    ),
+    "poultry": Lexicon.of(
+        words("poultry chicken turkey duck goose volaille poulet dinde canard oie"),
+        safe_before=_PLANT,
+        safe_after=_PLANT_AFTER,
     ),
     "sesame": Lexicon.of(["sesame", "tahini", "tahin", "hummus", "houmous", "halva"]),
 }

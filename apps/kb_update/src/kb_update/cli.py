@@ -39,17 +39,28 @@ def kb_update_command(
     no_reingest: bool = typer.Option(False, "--no-reingest", help="Write files but do not re-index them."),
     json_output: bool = typer.Option(False, "--json", help="Print the final result as JSON."),
 ) -> None:
-    """Update every knowledge-base article that states a price: split, parallel workers, gates,
-    corrections, lessons, then one review you approve before anything is written."""
-    from rich.console import Console
+    """Change a price across the knowledge base, reviewed and approved before anything is written.
 
-    from kb_update.graph import Components, EngineConfig
-    from kb_update.price_job import PriceChange, PriceChangeJob
-    from kb_update.publish import knowledge_reingest
-    from kb_update.runner import KbUpdateRun, RunawayRunError, checkpoint_path, drive, sqlite_checkpointer
-    from kb_update.splitter import SplitCoverageError
-    from relais.models import chat_model, engine_info
+    Code search and a splitter make one unit per article; workers run in parallel; code gates and a
+    judge check each unit; failed units are retried with their evidence; repeated failures become
+    lessons you approve; one review with a diff per article is approved before publishing.
+    """
+    from relais.models import engine_info
     from relais.settings import get_settings
+    from rich.console import Console
+    from rich.markup import escape
+
+    from kb_update.factory import components_for
+    from kb_update.graph import EngineConfig
+    from kb_update.price_job import PriceChange, PriceChangeJob
+    from kb_update.runner import (
+        KbUpdateRun,
+        RunawayRunError,
+        checkpoint_path,
+        drive,
+        sqlite_checkpointer,
+    )
+    from kb_update.splitter import SplitCoverageError
 
     console = Console(stderr=json_output)
     settings = get_settings()
@@ -68,13 +79,10 @@ def kb_update_command(
         console.print(f"[red]{exc}[/red]")
         raise typer.Exit(2) from exc
     job = PriceChangeJob(change)
-    reingest = None if no_reingest else knowledge_reingest(settings)
-    model = chat_model(settings)
-    parts = Components.offline(job, reingest=reingest) if model is None else Components.with_model(
-        job, model, judge_model=chat_model(settings, temperature=0.0), reingest=reingest)
-    engine = engine_info(settings).label
-    console.print(f"[bold]{job.summary()}[/bold]  KB: {kb_dir}  engine: {engine}"
-                  + ("  (offline: rules, deterministic worker, code judge stand-in)" if model is None else ""))
+    parts = components_for(job, settings, reingest=not no_reingest)
+    offline = parts.engine == "offline"
+    console.print(f"[bold]{job.summary()}[/bold]  KB: {kb_dir}  engine: {engine_info(settings).label}"
+                  + ("  (offline: rules, deterministic worker, code judge stand-in)" if offline else ""))
     config = EngineConfig(max_attempts=max_attempts, wave_size=wave_size, recursion_limit=recursion_limit)
     printer = _Printer(console, approve_all)
     with sqlite_checkpointer(checkpoint_path(settings)) as saver:
@@ -83,7 +91,11 @@ def kb_update_command(
         try:
             finished = drive(run, printer.decide, printer.event)
         except (RunawayRunError, SplitCoverageError) as exc:
-            console.print(f"[red]{exc}[/red]")
+            console.print(f"[red]{escape(str(exc))}[/red]")
+            raise typer.Exit(1) from exc
+        except Exception as exc:  # a model or file error: say it, nothing was published
+            console.print(f"[red]kb-update failed: {escape(type(exc).__name__)}: {escape(str(exc))}[/red] "
+                          "Nothing was published.")
             raise typer.Exit(1) from exc
     _print_result(console, finished, json_output)
 

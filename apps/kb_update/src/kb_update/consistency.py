@@ -24,7 +24,14 @@ from dataclasses import dataclass
 from decimal import Decimal
 
 from kb_update.markdown import blocks, sentence_at
-from kb_update.prices import PERIOD_MONTHS, Money, Price, find_money, period_in_context, rewrite_mention_text
+from kb_update.prices import (
+    PERIOD_MONTHS,
+    Money,
+    Price,
+    find_money,
+    period_in_context,
+    rewrite_mention_text,
+)
 
 _DIFFERENCE_WORDS = re.compile(
     r"\b(?:more|less|extra|additional|difference|cheaper|dearer|gap|plus|moins|diff[ée]rence|suppl[ée]ment\w*|[ée]cart)\b",
@@ -32,14 +39,14 @@ _DIFFERENCE_WORDS = re.compile(
 )
 _NUMBER_WORDS = {"two": 2, "three": 3, "four": 4, "five": 5, "deux": 2, "trois": 3, "quatre": 4, "cinq": 5}
 _RATIO_PATTERNS: list[tuple[re.Pattern[str], object]] = [
-    (re.compile(r"\b(\d+|two|three|four|five|deux|trois|quatre|cinq)\s+(?:times|fois)\b", re.I),
+    (re.compile(r"\b(\d+|two|three|four|five|deux|trois|quatre|cinq)\s+(?:times|fois)\b", re.IGNORECASE),
      lambda m: Decimal(_NUMBER_WORDS.get(m.group(1).lower(), m.group(1)))),
-    (re.compile(r"\b(?:twice|double)\b", re.I), lambda m: Decimal(2)),
-    (re.compile(r"\btriple\b", re.I), lambda m: Decimal(3)),
-    (re.compile(r"\b(?:half|moiti[ée]|demi)\b", re.I), lambda m: Decimal("0.5")),
-    (re.compile(r"(\d+)\s?%\s*(?:off|discount|cheaper|de\s+(?:r[ée]duction|rabais|remise)|moins\s+cher)", re.I),
+    (re.compile(r"\b(?:twice|double)\b", re.IGNORECASE), lambda m: Decimal(2)),
+    (re.compile(r"\btriple\b", re.IGNORECASE), lambda m: Decimal(3)),
+    (re.compile(r"\b(?:half|moiti[ée]|demi)\b", re.IGNORECASE), lambda m: Decimal("0.5")),
+    (re.compile(r"(\d+)\s?%\s*(?:off|discount|cheaper|de\s+(?:r[ée]duction|rabais|remise)|moins\s+cher)", re.IGNORECASE),
      lambda m: 1 - Decimal(m.group(1)) / 100),
-    (re.compile(r"(\d+)\s?%\s*(?:of|du|de)\b", re.I), lambda m: Decimal(m.group(1)) / 100),
+    (re.compile(r"(\d+)\s?%\s*(?:of|du|de)\b", re.IGNORECASE), lambda m: Decimal(m.group(1)) / 100),
 ]
 _OPERAND = r"(?:[$€£]\s?)?\d+(?:[.,]\d+)?(?:\s?[$€£])?(?:\s+[^\W\d_]+)?"
 _ARITHMETIC = re.compile(

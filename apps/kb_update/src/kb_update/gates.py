@@ -9,11 +9,11 @@ from __future__ import annotations
 
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import HumanMessage, SystemMessage
+from relais.retry import RetryPolicy
 
 from kb_update.markdown import blocks
 from kb_update.schemas import JudgeVerdict
 from kb_update.types import Gate, Unit
-from relais.retry import RetryPolicy
 
 JUDGE_SYSTEM = (
     "You are a strict reviewer. Answer one pass/fail question about one article. Cite the paragraph "

@@ -27,6 +27,8 @@ from langchain_core.language_models import BaseChatModel
 from langgraph.config import get_stream_writer
 from langgraph.graph import END, START, StateGraph
 from langgraph.types import Command, Send, interrupt
+from relais.logging import SecretScrubber
+from relais.retry import RetryPolicy
 
 from kb_update.failures import paragraph_of, tag_of
 from kb_update.gates import ModelJudge, run_gates
@@ -36,9 +38,18 @@ from kb_update.markdown import blocks
 from kb_update.publish import Reingest, publish_units
 from kb_update.review import build_review, render_markdown
 from kb_update.splitter import split
-from kb_update.types import Attempt, Gate, Hit, HitDecision, Lesson, Unit, UnitState, Worker, WorkerInput
+from kb_update.types import (
+    Attempt,
+    Gate,
+    Hit,
+    HitDecision,
+    Lesson,
+    Unit,
+    UnitState,
+    Worker,
+    WorkerInput,
+)
 from kb_update.workers import ModelWorker, OfflineWorker
-from relais.retry import RetryPolicy
 
 MAX_ATTEMPTS = 3
 # Gate tags that point at a paragraph to restore, not at one that must change.
@@ -67,19 +78,20 @@ class Components:
     lesson_model: BaseChatModel | None = None
     reingest: Reingest | None = None
     retry: RetryPolicy = field(default_factory=RetryPolicy)
+    secrets: tuple[str, ...] = ()  # scrubbed from error text kept in state, reviews and the UI
 
     @property
     def engine(self) -> str:
         return "model" if self.judge_is_model or self.splitter_model is not None else "offline"
 
     @classmethod
-    def offline(cls, job: Job, *, worker: Worker | None = None, reingest: Reingest | None = None) -> "Components":
+    def offline(cls, job: Job, *, worker: Worker | None = None, reingest: Reingest | None = None) -> Components:
         """Everything offline: rule splitter, the job's deterministic worker and judge stand-in."""
         return cls(job=job, worker=worker or OfflineWorker(job), judge=job.offline_judge(), reingest=reingest)
 
     @classmethod
     def with_model(cls, job: Job, model: BaseChatModel, *, judge_model: BaseChatModel | None = None,
-                   reingest: Reingest | None = None, retry: RetryPolicy | None = None) -> "Components":
+                   reingest: Reingest | None = None, retry: RetryPolicy | None = None) -> Components:
         """Model splitter, worker, judge and lesson writer (the judge may be a distinct model)."""
         policy = retry or RetryPolicy()
         return cls(
@@ -148,7 +160,7 @@ def build_graph(parts: Components, config: EngineConfig = EngineConfig()) -> Sta
         }
         get_stream_writer()({"event": "split", "hits": len(result.hits), "units": list(units),
                              "discarded": sum(1 for d in result.decisions if not d["keep"]),
-                             "engine": result.engine})
+                             "engine": result.engine, "briefs": {u["id"]: u["brief"] for u in result.units}})
         return {"hits": result.hits, "decisions": result.decisions, "units": units, "order": list(units),
                 "status": status, "round": 0, "lessons": [], "proposals": [], "engine": parts.engine}
 
@@ -190,6 +202,8 @@ def build_graph(parts: Components, config: EngineConfig = EngineConfig()) -> Sta
             except Exception as exc:  # a crashing gate must not pass a unit
                 error = f"a gate raised {type(exc).__name__}: {exc}"
         failures = [message for messages in gates.values() for message in messages]
+        if error and parts.secrets:
+            error = SecretScrubber(parts.secrets).scrub(error)
         if error:
             failures.append(f"[worker-error] {error}" if output is None else f"[gate-error] {error}")
         attempt = Attempt(

@@ -7,16 +7,19 @@ or a model's one-liner. A person approves it before it joins the shared brief.
 
 from __future__ import annotations
 
+import logging
 from collections import defaultdict
 
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import HumanMessage, SystemMessage
+from relais.retry import RetryPolicy
 
 from kb_update.failures import tag_of
 from kb_update.job import Job
 from kb_update.schemas import LessonDraft
 from kb_update.types import Attempt, Lesson
-from relais.retry import RetryPolicy
+
+log = logging.getLogger(__name__)
 
 # Failures that say nothing about the brief: a crashed worker, or a call a person must make.
 NOT_LESSONS = frozenset({"worker-error", "needs-person", "linked-price"})
@@ -50,9 +53,13 @@ def propose_lessons(job: Job, attempts: list[Attempt], known: list[Lesson], min_
         messages = [m for unit_messages in units.values() for m in unit_messages]
         lesson = job.lesson_for(tag, messages, sorted(units))
         if model is not None:
-            draft = _model_lesson(model, tag, messages, retry)
-            lesson = Lesson(id="", tag=tag, text=draft, rule=lesson["rule"] if lesson else None,
-                            units=sorted(units), status="proposed")
+            try:
+                draft = _model_lesson(model, tag, messages, retry)
+            except Exception:  # a lesson is optional: fall back to the job's template (or none)
+                log.warning("lesson writer failed for [%s]; using the job's template", tag, exc_info=True)
+            else:
+                lesson = Lesson(id="", tag=tag, text=draft, rule=lesson["rule"] if lesson else None,
+                                units=sorted(units), status="proposed")
         if lesson is None:
             continue
         lesson["id"] = f"L{len(known) + len(proposals) + 1}"

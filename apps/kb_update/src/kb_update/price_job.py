@@ -16,7 +16,15 @@ from kb_update.articles import kb_files, read_article
 from kb_update.consistency import ConsistencyChecker, period_factor
 from kb_update.failures import failure, hint_text, parse_hints
 from kb_update.markdown import blocks, links, paragraph_texts, replace_blocks, sentence_at
-from kb_update.prices import PERIOD_LABEL, Money, Price, find_money, parse_price, rewrite_amount, rewrite_mention_text
+from kb_update.prices import (
+    PERIOD_LABEL,
+    Money,
+    Price,
+    find_money,
+    parse_price,
+    rewrite_amount,
+    rewrite_mention_text,
+)
 from kb_update.types import Gate, Hit, Lesson, Unit, WorkerInput
 
 # Words right next to an amount that make it something other than the plan's price.
@@ -49,11 +57,13 @@ class PriceChange:
     linked_prices_follow: bool = False
 
     @classmethod
-    def parse(cls, old: str, new: str, **kwargs: object) -> "PriceChange":
+    def parse(cls, old: str, new: str, **kwargs: object) -> PriceChange:
         """From the user's strings: `PriceChange.parse("$10/month", "$12/month")`."""
         old_price, new_price = parse_price(old), parse_price(new)
         if new_price.period is None and old_price.period is not None:
             new_price = Price(new_price.amount, new_price.currency, old_price.period, new_price.raw)
+        if old_price.period is None and new_price.period is not None:  # "$10 → $12/month"
+            old_price = Price(old_price.amount, old_price.currency, new_price.period, old_price.raw)
         if old_price.period != new_price.period:
             raise ValueError(f"{old!r} and {new!r} are prices for different periods")
         if old_price.amount == new_price.amount and old_price.currency == new_price.currency:

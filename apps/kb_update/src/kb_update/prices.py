@@ -92,7 +92,7 @@ class Money:
     text: str
     currency_after: bool
 
-    def same_price(self, other: "Price") -> bool:
+    def same_price(self, other: Price) -> bool:
         """Same amount and currency; the period may be unstated here."""
         return self.amount == other.amount and self.currency == other.currency
 

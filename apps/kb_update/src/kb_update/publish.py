@@ -7,9 +7,11 @@ since the run read it is left alone and reported as a conflict.
 
 from __future__ import annotations
 
+import json
 import logging
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from kb_update.articles import read_article, sha256_text, write_atomically
 from kb_update.types import Unit, UnitState
@@ -81,7 +83,7 @@ def _as_dict(result: Any, paths: list[Path]) -> dict[str, Any]:
         data = dict(result)
     else:
         data = {"summary": str(result)}
-    data = {k: (v if isinstance(v, (str, int, float, bool, type(None))) else str(v)) for k, v in data.items()}
+    data = json.loads(json.dumps(data, default=str))  # checkpoint-safe: plain JSON values only
     summary = getattr(result, "summary", None)
     if callable(summary):
         data["summary"] = str(summary())

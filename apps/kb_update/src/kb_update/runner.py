@@ -12,9 +12,10 @@ import contextlib
 import sqlite3
 import time
 import uuid
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Iterator, Union
+from typing import Any, Union
 
 from langgraph.checkpoint.base import BaseCheckpointSaver
 from langgraph.checkpoint.sqlite import SqliteSaver
@@ -36,6 +37,7 @@ class SplitDone:
     units: list[str]
     discarded: int
     engine: str
+    briefs: dict[str, str] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -155,7 +157,8 @@ class KbUpdateRun:
     def _events(self, mode: str, chunk: Any) -> Iterator[RunEvent]:
         if mode == "custom" and isinstance(chunk, dict):
             if chunk.get("event") == "split":
-                yield SplitDone(chunk["hits"], chunk["units"], chunk["discarded"], chunk["engine"])
+                yield SplitDone(chunk["hits"], chunk["units"], chunk["discarded"], chunk["engine"],
+                                chunk.get("briefs", {}))
             elif chunk.get("event") == "unit-start":
                 yield UnitStarted(chunk["unit"], chunk["attempt"])
             return

@@ -14,13 +14,13 @@ from pathlib import Path
 
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import HumanMessage, SystemMessage
+from relais.retry import RetryPolicy
 
 from kb_update.articles import read_article, sha256_text
 from kb_update.job import Job
 from kb_update.markdown import title as md_title
 from kb_update.schemas import SplitPlan
 from kb_update.types import Hit, HitDecision, Unit
-from relais.retry import RetryPolicy
 
 log = logging.getLogger(__name__)
 

@@ -9,12 +9,12 @@ from __future__ import annotations
 
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
+from relais.retry import ModelOutputError, RetryPolicy
 
 from kb_update.job import Job
 from kb_update.markdown import blocks
 from kb_update.schemas import RewrittenArticle
 from kb_update.types import WorkerInput
-from relais.retry import ModelOutputError, RetryPolicy
 
 WORKER_SYSTEM = (
     "You update one help-centre article. Apply the shared decisions exactly, change only the paragraphs "

@@ -51,6 +51,14 @@ def _stemmer(language: str):  # noqa: ANN202 - PyStemmer has no type stubs
     return Stemmer.Stemmer(_STEMMER_NAMES.get(language, "english"))
 
 
+# Question words and light verbs that bm25s' lists lack: they carry no topic in a help-center query.
+_EXTRA_STOPWORDS = {
+    "en": ("much", "many"),
+    "fr": ("combien", "comment", "pourquoi", "quand", "quel", "quelle", "quels", "quelles", "où",
+           "faire", "peux", "peut", "puis", "dois", "doit", "faut", "a", "est-ce"),
+}
+
+
 @lru_cache(maxsize=None)
 def _stopwords(language: str, kind: str) -> frozenset[str]:
     from bm25s import stopwords as sw
@@ -58,9 +66,10 @@ def _stopwords(language: str, kind: str) -> frozenset[str]:
     if kind == "none":
         return frozenset()
     if language == "fr":
-        words: Iterable[str] = sw.STOPWORDS_FRENCH
+        words: Iterable[str] = (*sw.STOPWORDS_FRENCH, *_EXTRA_STOPWORDS["fr"])
     else:
-        words = sw.STOPWORDS_EN_PLUS if kind == "plus" else sw.STOPWORDS_EN
+        base = sw.STOPWORDS_EN_PLUS if kind == "plus" else sw.STOPWORDS_EN
+        words = (*base, *_EXTRA_STOPWORDS["en"]) if kind == "plus" else base
     return frozenset(fold_accents(w) for w in words)
 
 
@@ -184,6 +193,24 @@ class LexicalIndex:
         for t, w in expansion.items():
             mixed[t] = mixed.get(t, 0.0) + (1 - p.prf_weight) * w / total_e
         return mixed
+
+    def idf(self, token: str) -> float:
+        """BM25 idf of `token` in this index; a token the index lacks gets the highest idf."""
+        n = max(len(self.ids), 1)
+        tid = self._vocab.get(token)
+        indptr = self._matrix.indptr
+        df = int(indptr[tid + 1] - indptr[tid]) if tid is not None and tid + 1 < len(indptr) else 0
+        return float(np.log(1 + (n - df + 0.5) / (df + 0.5)))
+
+    def coverage(self, query: str, text: str, language: str) -> float:
+        """Share of the query's content words (idf-weighted) that `text` contains, in [0, 1]."""
+        stop = frozenset().union(*(_stopwords(lang, self.params.stopwords) for lang in self.languages))
+        wanted = set(analyse(query, language, self.params.stopwords, stop))
+        if not wanted:
+            return 0.0
+        present = set(analyse(text, language, self.params.stopwords))
+        weights = {t: self.idf(t) for t in wanted}
+        return sum(w for t, w in weights.items() if t in present) / (sum(weights.values()) or 1.0)
 
     def scores(self, query: str) -> np.ndarray:
         """BM25 score of every row for `query` (with feedback expansion when enabled)."""

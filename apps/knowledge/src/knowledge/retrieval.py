@@ -4,15 +4,18 @@
 the KB-update graph and `relais eval retrieval` all call it, so what we measure is what users
 get. Modes (`RETRIEVAL_MODE`): `dense`, `bm25`, `hybrid` (default).
 
-Minimum relevance is a bar on the *dense cosine similarity* between question and chunk, in
-two parts, so an off-topic question returns nothing and the answer engines can say so:
-- absolute: cosine ≥ `RETRIEVAL_MIN_SCORE` (default 0.25; MiniLM scores unrelated English text
-  ~0.0-0.2 and on-topic passages ~0.45-0.85);
-- relative: cosine ≥ the question's mean cosine to the knowledge base's chunks *in the
-  question's language* + `min_margin` (0.2). MiniLM is English-only: any French question scores
-  ~0.3-0.45 against every French passage, so an absolute bar alone lets "Quelle est la capitale
-  de l'Australie ?" through; measured over the question's language, on-topic French questions
-  clear their baseline by 0.25-0.4 and off-topic ones by 0.1-0.16.
+Minimum relevance is a bar on the *dense cosine similarity* between question and chunk, so an
+off-topic question returns nothing and the answer engines can say so honestly. A hit must have
+- cosine ≥ `RETRIEVAL_MIN_SCORE` (default 0.25; MiniLM scores unrelated English text ~0.0-0.2
+  and on-topic passages ~0.45-0.85), and
+- cosine ≥ baseline + `min_margin` (0.2), *or* contain at least half (idf-weighted) of the
+  question's content words. The baseline is the question's mean cosine to text in its own
+  language: the base's chunks in that language plus everyday reference sentences as a prior
+  (`knowledge.calibration`). MiniLM is English-only and scores any French question ~0.3-0.45
+  against any French passage, so the absolute bar alone would let "Quelle est la capitale de
+  l'Australie ?" through; against the baseline, on-topic French questions stand out by
+  0.2-0.4 and off-topic ones by 0.15 at most. For English the baseline is ~0.05, so this
+  second test changes nothing there.
 Both apply in `dense` and `hybrid` modes (`min_score=0` turns the bar off, as the evaluation
 does); `bm25` mode has no calibrated score and only drops chunks sharing no term with the question.
 """
@@ -27,6 +30,7 @@ from typing import Any
 
 import numpy as np
 
+from knowledge.calibration import REFERENCE_SENTENCES, baseline_similarity
 from knowledge.chunking import Chunk
 from knowledge.fusion import convex_combination, reciprocal_rank_fusion
 from knowledge.language import detect_language
@@ -78,6 +82,7 @@ class RetrievalConfig:
     lexical_weight: float = 0.5
     depth: int = 100  # candidates taken from each ranker before fusion
     min_margin: float = 0.2  # cosine above the question's same-language baseline (see module doc)
+    min_coverage: float = 0.5  # ...or this share of the question's words (idf-weighted)
     lexical: LexicalParams = field(default_factory=LexicalParams)
 
     @classmethod
@@ -102,11 +107,12 @@ def _chunk_payload(id_: str, document: str, meta: dict[str, Any]) -> dict[str, A
     }
 
 
-def language_centroids(store: ChromaStore) -> dict[str, list[float]]:
-    """Mean chunk vector per language: q·centroid is q's mean cosine to that language's chunks."""
+def language_centroids(store: ChromaStore) -> dict[str, dict[str, Any]]:
+    """Mean chunk vector and count per language (q·mean = q's mean cosine to those chunks)."""
     _, matrix, metas = store.all_embeddings()
     languages = np.array([str(m.get("language", "en")) for m in metas])
-    return {lang: matrix[languages == lang].mean(axis=0).astype(float).tolist()
+    return {lang: {"mean": matrix[languages == lang].mean(axis=0).astype(float).tolist(),
+                   "count": int((languages == lang).sum())}
             for lang in sorted(set(languages.tolist()))}
 
 
@@ -223,8 +229,8 @@ class KnowledgeBase:
         if qvec is not None and min_score > 0:
             ranked = ranked[: top_k * 3]
             self._fill_dense_scores(qvec, ranked, payloads, dense)
-            bar = max(min_score, self._baseline(query, qvec) + self.config.min_margin)
-            ranked = [k for k in ranked if dense.get(k, -1.0) >= bar]
+            bar = self._baseline(query, qvec) + self.config.min_margin
+            ranked = [k for k in ranked if self._relevant(query, dense.get(k, -1.0), payloads[k], min_score, bar)]
         for k in ranked[:top_k]:
             p = payloads[k]
             hits.append(Hit(p["text"], p["source"], p["title"], p["section"], p["chunk_index"],
@@ -249,16 +255,28 @@ class KnowledgeBase:
         return convex_combination([(dense, cfg.dense_weight), (lexical, cfg.lexical_weight)])
 
     def _baseline(self, query: str, qvec: np.ndarray) -> float:
-        """The question's mean cosine to the chunks of its language (see module doc)."""
-        index = self.lexical()
-        centroids: dict[str, list[float]] = (index.extras.get("centroids") if index else None) or {}
-        if not centroids:
-            return 0.0
+        """The question's mean cosine to text in its language (see module doc)."""
         language = detect_language(query)
-        centroid = centroids.get(language)
-        if centroid is None:  # no chunk in that language: the whole base is the reference
-            centroid = np.mean([np.asarray(c) for c in centroids.values()], axis=0).tolist()
-        return float(np.dot(np.asarray(centroid, dtype=np.float32), qvec))
+        reference = baseline_similarity(self.embedder, qvec, language)
+        index = self.lexical()
+        stats = ((index.extras.get("centroids") if index else None) or {}).get(language)
+        if not stats:
+            return reference
+        n, prior = int(stats["count"]), len(REFERENCE_SENTENCES[language])
+        own = float(np.dot(np.asarray(stats["mean"], dtype=np.float32), qvec))
+        return (n * own + prior * reference) / (n + prior)
+
+    def _relevant(self, query: str, cosine: float, payload: dict[str, Any], min_score: float,
+                  bar: float) -> bool:
+        """The relevance bar of the module doc, for one candidate."""
+        if cosine < min_score:
+            return False
+        if cosine >= bar:
+            return True
+        index = self.lexical()
+        chunk = Chunk(payload["text"], payload["source"], payload["title"], payload["section"],
+                      payload["chunk_index"], payload["language"])
+        return index is not None and index.coverage(query, chunk.index_text, chunk.language) >= self.config.min_coverage
 
     def _fill_dense_scores(self, qvec: np.ndarray, keys: list[str],
                            payloads: dict[str, dict[str, Any]], dense: dict[str, float]) -> None:

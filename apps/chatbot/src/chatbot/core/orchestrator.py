@@ -113,11 +113,15 @@ class Orchestrator:
         conversation_history: Sequence[dict[str, str]] | None = None,
         thread_id: str | None = None,
         language: str = "en",
+        audit: Any = None,
     ) -> AsyncIterator[ChatEvent]:
-        """The seed's flow: ALTER threads go straight to the agent; others are classified."""
+        """The seed's flow: ALTER threads go straight to the agent; others are classified.
+
+        `audit` (a `handoff_audit.ForwardAudit`) collects the hand-off's evidence when given.
+        """
         history = list(conversation_history or [])
         if self.settings.enable_orchestrator and session_mode == ALTER:
-            async for event in self.forward(question, user_id, history, thread_id, language):
+            async for event in self.forward(question, user_id, history, thread_id, language, audit):
                 yield event
             return
 
@@ -136,7 +140,7 @@ class Orchestrator:
         intent, answer = await self._classify(question, hits, history)
         yield ModeEvent(intent.value)
         if intent is IntentType.ALTER:
-            async for event in self.forward(question, user_id, history, thread_id, language):
+            async for event in self.forward(question, user_id, history, thread_id, language, audit):
                 yield event
             return
         yield EngineEvent(self.engine_label)
@@ -154,9 +158,14 @@ class Orchestrator:
         history: list[dict[str, str]],
         thread_id: str | None,
         language: str,
+        audit: Any = None,
     ) -> AsyncIterator[ChatEvent]:
         done = False
-        async for event in self.agent().stream(question, user_id, history, thread_id=thread_id, language=language):
+        events = self.agent().stream(question, user_id, history, thread_id=thread_id, language=language)
+        if audit is not None:
+            audit.sent(message=question, user_id=user_id, history=history, thread_id=thread_id)
+            events = audit.watch(events)
+        async for event in events:
             done = done or isinstance(event, DoneEvent)
             yield event
         if not done:

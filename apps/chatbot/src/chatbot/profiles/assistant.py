@@ -3,7 +3,9 @@ thread over to the external agent for good (persisted in the thread's metadata a
 
 from __future__ import annotations
 
+import asyncio
 import logging
+from datetime import datetime, timezone
 from typing import Any
 
 import chainlit as cl
@@ -11,7 +13,11 @@ from chainlit.data import get_data_layer
 
 from chatbot.core import i18n
 from chatbot.core.orchestrator import get_orchestrator, prepare_question
-from chatbot.persistence import ALTER, NORMAL, write_alter_mode
+from chatbot.persistence import ALTER, NORMAL, read_thread_mode, write_alter_mode
+from handoff_audit.forward import ForwardAudit
+from handoff_audit.recorder import ReceiptStore
+from handoff_audit.render import render_receipts
+from relais.settings import get_settings
 from chatbot.session import history_from_steps, mode_from_thread
 from chatbot.ui.render import TurnRenderer
 from relais.events import ModeEvent
@@ -37,16 +43,49 @@ async def on_chat_resume(thread: dict[str, Any]) -> None:
     cl.user_session.set("history", history_from_steps(thread.get("steps") or []))
 
 
-async def _persist_alter() -> None:
+async def _stored_mode(thread_id: str) -> str | None:
+    layer = get_data_layer()
+    if layer is None:
+        return None
+    try:
+        return await read_thread_mode(layer, thread_id)
+    except Exception:
+        logger.exception("could not read the mode of thread %s", thread_id)
+        return None
+
+
+async def _persist_alter(audit: ForwardAudit) -> None:
+    """Write ALTER into the thread's metadata now, and prove it by reading it back."""
     layer = get_data_layer()
     thread_id = cl.context.session.thread_id
     user = cl.user_session.get("user")
-    if layer is None:
+    audit.decided(ALTER)
+    before = await _stored_mode(thread_id)
+    if layer is not None:
+        try:
+            await write_alter_mode(layer, thread_id, getattr(user, "id", None))
+        except Exception:  # the mode still holds for this session; say it in the logs
+            logger.exception("could not persist ALTER mode for thread %s", thread_id)
+    audit.persisted(before=before, after=await _stored_mode(thread_id))
+
+
+_receipts: ReceiptStore | None = None
+
+
+def receipt_store() -> ReceiptStore:
+    global _receipts
+    if _receipts is None:
+        _receipts = ReceiptStore(secrets=get_settings().secret_values())
+    return _receipts
+
+
+async def _show_receipts(thread_id: str, since: datetime) -> None:
+    """The turn's handoff receipts (forward + the coach's) as a collapsed step."""
+    rows = await asyncio.to_thread(lambda: receipt_store().list(thread_id, since=since.isoformat()))
+    if not rows:
         return
-    try:
-        await write_alter_mode(layer, thread_id, getattr(user, "id", None))
-    except Exception:  # the mode still holds for this session; say it in the logs
-        logger.exception("could not persist ALTER mode for thread %s", thread_id)
+    async with cl.Step(name="Handoff audit", type="tool", default_open=False) as step:
+        step.output = render_receipts(row.receipt for row in rows)
 
 
 async def on_message(message: cl.Message) -> None:
@@ -71,6 +110,13 @@ async def answer(raw_question: str) -> None:
     user = cl.user_session.get("user")
     orchestrator = get_orchestrator()
     renderer = TurnRenderer(language)
+    thread_id = cl.context.session.thread_id
+    turn_start = datetime.now(timezone.utc)
+    audit = ForwardAudit(thread_id=thread_id, turn=len(history) // 2 + 1, session_mode=mode)
+    if mode == ALTER:
+        stored = await _stored_mode(thread_id)
+        audit.decided(ALTER)
+        audit.persisted(before=stored, after=stored)
 
     async def events() -> Any:
         async for event in orchestrator.process_question(
@@ -78,16 +124,20 @@ async def answer(raw_question: str) -> None:
             mode,
             user_id=getattr(user, "identifier", None) or "chainlit_user",
             conversation_history=history,
-            thread_id=cl.context.session.thread_id,
+            thread_id=thread_id,
             language=language,
+            audit=audit,
         ):
             if isinstance(event, ModeEvent) and event.mode == ALTER and cl.user_session.get("mode") != ALTER:
                 cl.user_session.set("mode", ALTER)
-                await _persist_alter()
+                await _persist_alter(audit)
                 await cl.Message(content=i18n.translate("handoff", language), author="Relais").send()
             yield event
 
     await renderer.render(events())
+    if cl.user_session.get("mode") == ALTER:
+        await asyncio.to_thread(receipt_store().try_record, audit.receipt(), thread_id)
+        await _show_receipts(thread_id, turn_start)
     history += [{"role": "user", "content": prepared.text}, {"role": "assistant", "content": renderer.text}]
     cl.user_session.set("history", history[-40:])
 

@@ -1,0 +1,28 @@
+"""Choosing the components from settings: a model when one is configured, else offline."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from kb_update.graph import Components
+from kb_update.job import Job
+from kb_update.publish import knowledge_reingest
+
+
+def components_for(job: Job, settings: Any = None, *, reingest: bool = True) -> Components:
+    """Model splitter/worker/judge/lessons with `relais.models.chat_model()`, or the offline set.
+
+    The judge is a second model instance (temperature 0), distinct from the worker's.
+    """
+    from relais.models import chat_model
+    from relais.settings import get_settings
+
+    settings = settings or get_settings()
+    hook = knowledge_reingest(settings) if reingest else None
+    model = chat_model(settings)
+    if model is None:
+        parts = Components.offline(job, reingest=hook)
+    else:
+        parts = Components.with_model(job, model, judge_model=chat_model(settings, temperature=0.0), reingest=hook)
+    parts.secrets = tuple(settings.secret_values())
+    return parts

@@ -1,0 +1,53 @@
+"""One persistence suite over every checkpointer backend (memory, SQLite; Postgres when available)."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from coach.checkpoint import describe_target, open_checkpointer
+from coach.graph import build_coach_graph
+from coach.runner import CoachRunner
+from tests.coach.conftest import SEED_TURNS, collect
+
+BACKENDS = ["memory", "sqlite"] + (["postgres"] if os.environ.get("RELAIS_TEST_POSTGRES_URL") else [])
+
+
+def target_for(backend: str, tmp_path: Path) -> str:
+    if backend == "memory":
+        return ":memory:"
+    if backend == "sqlite":
+        return str(tmp_path / "deep" / "folder" / "checkpoints.db")
+    return os.environ["RELAIS_TEST_POSTGRES_URL"]
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+async def test_thread_state_survives_reopening(backend: str, tmp_path: Path) -> None:
+    target = target_for(backend, tmp_path)
+    async with open_checkpointer(target) as saver:
+        runner = CoachRunner(build_coach_graph(None, saver))
+        await collect(runner, f"{backend}-t", SEED_TURNS[0])
+        if backend == "memory":  # in-process only: still paused in the same saver
+            assert (await runner.state(f"{backend}-t"))["paused"]
+            return
+    async with open_checkpointer(target) as saver:  # a fresh connection, as after a restart
+        runner = CoachRunner(build_coach_graph(None, saver))
+        state = await runner.state(f"{backend}-t")
+        assert state["paused"] and state["last_active_agent"] == "workout_advisor" and state["messages"] == 4
+        events = await collect(runner, f"{backend}-t", SEED_TURNS[1])
+        assert "kcal" in "".join(getattr(e, "text", "") for e in events)
+        assert (await runner.state(f"{backend}-t"))["last_active_agent"] == "nutrition_advisor"
+
+
+async def test_default_target_is_sqlite_under_the_data_dir(isolated_settings: Path) -> None:
+    async with open_checkpointer() as saver:
+        assert type(saver).__name__ == "AsyncSqliteSaver"
+    assert (isolated_settings / "checkpoints.db").exists()
+
+
+def test_describe_target_hides_credentials() -> None:
+    assert describe_target("postgresql://user:pw@db.example:5432/relais") == "postgres://db.example:5432/relais"
+    assert describe_target(":memory:") == "memory"
+    assert describe_target("/tmp/x.db") == "sqlite:/tmp/x.db"
