@@ -71,9 +71,10 @@ def machine_facts(*, torch_threads: bool = True) -> dict[str, Any]:
 
 def format_facts(facts: dict[str, Any]) -> str:
     versions = ", ".join(f"{k} {v}" for k, v in facts.get("versions", {}).items())
+    get = lambda key: facts.get(key, "?")  # noqa: E731 - a saved result may predate a field
     return (
-        f"machine: {facts['cores']} cores ({facts['usable_cores']} usable), {facts['cpu_model']}, "
-        f"load avg {facts['load_avg_1m']}, Python {facts['python']}, "
+        f"machine: {get('cores')} cores ({get('usable_cores')} usable), {get('cpu_model')}, "
+        f"load avg {get('load_avg_1m')}, Python {get('python')}, "
         f"torch threads {facts.get('torch_threads', 'n/a')}\n  {versions}"
     )
 
@@ -250,6 +251,27 @@ def _forget_cached_settings(get_settings: Any) -> None:
     get_settings.cache_clear()
     if "knowledge.retrieval" in sys.modules:
         sys.modules["knowledge.retrieval"].clear_knowledge_base_cache()
+
+
+def merge_embedding_caches(source: Path, target: Path) -> int:
+    """Copy the vectors of `source`'s embedding-cache files into `target`'s (same file names).
+
+    The cache is content-addressed (sha256 of the text), so merging can never give a text the
+    wrong vector; it only saves re-encoding. Returns the number of rows offered.
+    """
+    import sqlite3
+    from contextlib import closing
+
+    offered = 0
+    for src in sorted(source.glob("*.sqlite")):
+        target.mkdir(parents=True, exist_ok=True)
+        with closing(sqlite3.connect(target / src.name, timeout=30)) as db, db:
+            db.execute("CREATE TABLE IF NOT EXISTS vectors (key TEXT PRIMARY KEY, vec BLOB NOT NULL)")
+            db.execute("ATTACH DATABASE ? AS src", (str(src),))
+            offered += db.execute("SELECT count(*) FROM src.vectors").fetchone()[0]
+            db.execute("INSERT OR IGNORE INTO main.vectors (key, vec) SELECT key, vec FROM src.vectors")
+        # DETACH happens when the connection closes
+    return offered
 
 
 def free_port() -> int:

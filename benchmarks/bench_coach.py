@@ -11,7 +11,7 @@ Both run for the in-memory saver and the SQLite saver (`coach.open_checkpointer`
 turns interleaved ours/reference in alternating order, conversations growing turn by turn like a
 real thread. Target: ours < 15 ms per turn (p50) with SQLite.
 
-Run alone: `.venv/bin/python -m benchmarks.bench_coach [--turns 40 --threads 2]`.
+Run alone: `.venv/bin/python -m benchmarks.bench_coach [--turns 20 --threads 3]`.
 """
 
 from __future__ import annotations
@@ -103,7 +103,7 @@ async def measure_backend(backend: str, turns: int, threads: int) -> dict[str, l
             return await measure(saver, turns, threads)
 
 
-def run(result: BenchResult, turns: int = 40, threads: int = 2) -> None:
+def run(result: BenchResult, turns: int = 20, threads: int = 3) -> None:
     for backend in ("memory", "sqlite"):
         samples = asyncio.run(measure_backend(backend, turns, threads))
         coach50, bare50 = median(samples["coach"]) * 1000, median(samples["bare"]) * 1000
@@ -124,8 +124,8 @@ def run(result: BenchResult, turns: int = 40, threads: int = 2) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--turns", type=int, default=40, help="measured turns per thread (default 40)")
-    parser.add_argument("--threads", type=int, default=2, help="conversations per side (default 2)")
+    parser.add_argument("--turns", type=int, default=20, help="measured turns per thread (default 20)")
+    parser.add_argument("--threads", type=int, default=3, help="conversations per side (default 3)")
     args = parser.parse_args(argv)
     return run_main("coach", "4. Coach turn overhead: coach graph vs bare 1-node graph (scripted model)",
                     lambda r: run(r, args.turns, args.threads))

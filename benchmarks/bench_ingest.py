@@ -25,7 +25,9 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from benchmarks._common import SCIFACT_DIR, BenchResult, Check, Timer, data_dir, run_main, temp_data_dir
+from benchmarks._common import (
+    SCIFACT_DIR, BenchResult, Check, Timer, data_dir, merge_embedding_caches, run_main, temp_data_dir,
+)
 
 TARGET_RATIO = 0.85
 
@@ -94,7 +96,6 @@ def encode_raw(embedder: Any, texts: Sequence[str]) -> float:
 
 def ingest_once(folder: Path, embedder: Any, keep_vectors_in: Path | None) -> dict[str, Any]:
     """`ingest_folder` in a fresh data dir; returns timings and what it wrote."""
-    from knowledge.embedding_cache import EmbeddingCache, text_key
     from knowledge.ingest import ingest_folder
     from knowledge.retrieval import KnowledgeBase
     from relais.settings import get_settings
@@ -108,10 +109,7 @@ def ingest_once(folder: Path, embedder: Any, keep_vectors_in: Path | None) -> di
         if report.failed:
             raise RuntimeError(f"ingest failed on {len(report.failed)} file(s): {report.failed[:3]}")
         if keep_vectors_in is not None:  # hand the fresh vectors to the persistent cache
-            texts = chunk_texts(folder)
-            source = EmbeddingCache(tmp / "embeddings", embedder.name, embedder.dim)
-            found = source.get_many([text_key(x) for x in texts])
-            EmbeddingCache(keep_vectors_in, embedder.name, embedder.dim).put_many(list(found.items()))
+            merge_embedding_caches(tmp / "embeddings", keep_vectors_in)
     return {"seconds": t.seconds, "embed_seconds": timed.seconds, "chunks": report.chunks,
             "files": len(report.indexed), "total_chunks": report.total_chunks}
 

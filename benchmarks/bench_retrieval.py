@@ -12,7 +12,7 @@ cached. The chunk count is printed; every run adds to the cache until the full c
 
 Per query, in alternating order, on the same collection:
 - reference: `embedder.embed_query(q)` + `collection.query(n_results=top_k)` (Chroma directly);
-- ours: `kb.search(q)` — hybrid, default top_k and relevance bar, i.e. what the chatbot runs;
+- ours: `kb.search(q, mode="hybrid")` — default top_k and relevance bar, what the chatbot runs;
 - breakdown (info): `kb.search(q, mode="dense")` and `mode="bm25"`.
 
 Run alone: `.venv/bin/python -m benchmarks.bench_retrieval [--queries 200 --encode-budget 240]`.
@@ -35,7 +35,7 @@ TARGET_CHUNKS = 10_000
 
 
 def encode_within_budget(embedder: Any, texts: list[str], cache_dir: Path, budget_s: float,
-                         block: int = 256) -> tuple[int, float]:
+                         block: int = 64) -> tuple[int, float]:
     """Encode the texts the cache lacks, block by block, until `budget_s` runs out.
 
     Returns (texts encoded, seconds spent). Vectors land in the shared cache as they come.
@@ -136,7 +136,7 @@ def run(result: BenchResult, queries: int = 200, encode_budget_s: float = 240.0,
 
         runners: dict[str, Callable[[str], Any]] = {
             "raw encode + collection.query": raw,
-            "KnowledgeBase.search hybrid": lambda q: kb.search(q),
+            "KnowledgeBase.search hybrid": lambda q: kb.search(q, mode="hybrid"),
             "KnowledgeBase.search dense": lambda q: kb.search(q, mode="dense"),
             "KnowledgeBase.search bm25": lambda q: kb.search(q, mode="bm25"),
         }

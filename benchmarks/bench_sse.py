@@ -168,8 +168,10 @@ def run(result: BenchResult, events: int = 1000, rounds: int = 30, server: str =
         ratio = rate / ref_rate
         result.checks.append(Check(f"{name}: throughput", rate, ref_rate, "ev/s", ratio=ratio,
                                    target=f">= {TARGET_THROUGHPUT_RATIO}x", ok=ratio >= TARGET_THROUGHPUT_RATIO))
+    where = ("a uvicorn thread of this process (shares the GIL with the clients)" if server == "thread"
+             else "its own process (--server process)")
     result.notes.append(f"{events} message events + done per stream, {rounds} rounds after 3 warm-up, "
-                        "client order rotated each round; server and clients share this process")
+                        f"client order rotated each round; agent server in {where}")
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -133,8 +133,10 @@ class ChatSession:
         self.session_id = str(uuid.uuid4())
         self.sio = socketio.AsyncClient(reconnection=False)
         self._turn = Turn()
-        self._done = asyncio.Event()
+        self._tasks: asyncio.Queue[str] = asyncio.Queue()
         self.resumed: dict[str, Any] | None = None
+        self.resume_error: str | None = None
+        self._resume_outcome = asyncio.Event()
         self._register()
 
     def _register(self) -> None:
@@ -172,10 +174,20 @@ class ChatSession:
         @sio.on("resume_thread")
         async def _resume(data: dict) -> None:
             self.resumed = data
+            self._resume_outcome.set()
+
+        @sio.on("resume_thread_error")
+        async def _resume_error(data: Any) -> None:
+            self.resume_error = str(data)
+            self._resume_outcome.set()
+
+        @sio.on("task_start")
+        async def _start(*_: Any) -> None:
+            await self._tasks.put("start")
 
         @sio.on("task_end")
         async def _end(*_: Any) -> None:
-            self._done.set()
+            await self._tasks.put("end")
 
     def _record(self, data: dict) -> None:
         if data.get("type") in ("assistant_message", "user_message"):
@@ -192,14 +204,32 @@ class ChatSession:
             auth={"clientType": "webapp", "sessionId": self.session_id, "threadId": self.thread_id, "userEnv": "{}", "chatProfile": self.chat_profile},
             wait_timeout=20,
         )
-        self._done.clear()
         await self.sio.emit("connection_successful")
-        await asyncio.wait_for(self._done.wait(), 30)
-        await asyncio.sleep(0.3)  # on_chat_start / on_chat_resume run right after
+        await self._next_task_event("end", 30)  # connection_successful ends its own task
+        if self.thread_id:  # resuming: wait for the thread's steps (or the refusal)
+            await asyncio.wait_for(self._resume_outcome.wait(), 60)
+            return self
+        # on_chat_start runs as a task right after: let it finish before the first question
+        try:
+            await self._next_task_event("start", 2)
+        except asyncio.TimeoutError:
+            return self
+        await self._next_task_event("end", 60)
         return self
 
+    async def _next_task_event(self, kind: str, timeout: float) -> None:
+        while True:
+            if await asyncio.wait_for(self._tasks.get(), timeout) == kind:
+                return
+
+    async def _wait_task(self, timeout: float) -> None:
+        await self._next_task_event("start", timeout)
+        await self._next_task_event("end", timeout)
+
     async def ask(self, text: str, timeout: float = 120) -> Turn:
-        self._turn, self._done = Turn(), asyncio.Event()
+        self._turn = Turn()
+        while not self._tasks.empty():
+            self._tasks.get_nowait()
         message = {
             "id": str(uuid.uuid4()),
             "threadId": self.thread_id or "",
@@ -209,7 +239,7 @@ class ChatSession:
             "createdAt": datetime.now(timezone.utc).isoformat(),
         }
         await self.sio.emit("client_message", {"message": message, "fileReferences": None})
-        await asyncio.wait_for(self._done.wait(), timeout)
+        await self._wait_task(timeout)
         return self._turn
 
     async def click(self, action: dict[str, Any], timeout: float = 120) -> Turn:
@@ -218,6 +248,7 @@ class ChatSession:
         async with httpx.AsyncClient(cookies={"access_token": self.token}, timeout=timeout) as client:
             response = await client.post(self.base_url + "/project/action", json={"sessionId": self.session_id, "action": action})
             response.raise_for_status()
+        await asyncio.sleep(0.5)  # socket events emitted by the callback may trail the HTTP reply
         return self._turn
 
     async def close(self) -> None:

@@ -12,8 +12,27 @@ SEED_TURNS = [
     "I'm vegetarian, adjust the meal suggestion",
 ]
 
-MEAT_AND_FISH = ("chicken", "beef", "turkey", "pork", "bacon", "ham ", "salmon", "tuna", "shrimp", "fish",
-                 "meat", "poulet", "bœuf", "dinde", "saumon", "thon", "crevette", "viande", "poisson")
+MEAT_AND_FISH = (
+    "chicken",
+    "beef",
+    "turkey",
+    "pork",
+    "bacon",
+    "ham ",
+    "salmon",
+    "tuna",
+    "shrimp",
+    "fish",
+    "meat",
+    "poulet",
+    "bœuf",
+    "dinde",
+    "saumon",
+    "thon",
+    "crevette",
+    "viande",
+    "poisson",
+)
 
 
 async def collect(runner: Any, thread_id: str, message: str, **kwargs: Any) -> list[AgentEvent]:

@@ -6,13 +6,15 @@ import os
 from pathlib import Path
 
 import pytest
-
 from coach.checkpoint import describe_target, open_checkpointer
 from coach.graph import build_coach_graph
 from coach.runner import CoachRunner
+
 from tests.coach.conftest import SEED_TURNS, collect
 
-BACKENDS = ["memory", "sqlite"] + (["postgres"] if os.environ.get("RELAIS_TEST_POSTGRES_URL") else [])
+BACKENDS = ["memory", "sqlite"] + (
+    ["postgres"] if os.environ.get("RELAIS_TEST_POSTGRES_URL") else []
+)
 
 
 def target_for(backend: str, tmp_path: Path) -> str:
@@ -35,7 +37,11 @@ async def test_thread_state_survives_reopening(backend: str, tmp_path: Path) -> 
     async with open_checkpointer(target) as saver:  # a fresh connection, as after a restart
         runner = CoachRunner(build_coach_graph(None, saver))
         state = await runner.state(f"{backend}-t")
-        assert state["paused"] and state["last_active_agent"] == "workout_advisor" and state["messages"] == 4
+        assert (
+            state["paused"]
+            and state["last_active_agent"] == "workout_advisor"
+            and state["messages"] == 4
+        )
         events = await collect(runner, f"{backend}-t", SEED_TURNS[1])
         assert "kcal" in "".join(getattr(e, "text", "") for e in events)
         assert (await runner.state(f"{backend}-t"))["last_active_agent"] == "nutrition_advisor"
@@ -48,6 +54,9 @@ async def test_default_target_is_sqlite_under_the_data_dir(isolated_settings: Pa
 
 
 def test_describe_target_hides_credentials() -> None:
-    assert describe_target("postgresql://user:pw@db.example:5432/relais") == "postgres://db.example:5432/relais"
+    assert (
+        describe_target("postgresql://user:pw@db.example:5432/relais")
+        == "postgres://db.example:5432/relais"
+    )
     assert describe_target(":memory:") == "memory"
     assert describe_target("/tmp/x.db") == "sqlite:/tmp/x.db"

@@ -5,14 +5,14 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from langchain_core.messages import AIMessage, HumanMessage, SystemMessage, ToolMessage
-from langgraph.types import Command
-
 from coach.graph import HUMAN, NUTRITION_TOOL_NODE, ROUTER, WORKOUT_TOOL_NODE, build_coach_graph
 from coach.human import resume_text
 from coach.state import NUTRITION, WORKOUT
 from coach.tools import MealPlan, WorkoutPlan
+from langchain_core.messages import AIMessage, HumanMessage, SystemMessage, ToolMessage
+from langgraph.types import Command
 from relais.testing import ScriptedChatModel, tool_call
+
 from tests.coach.conftest import MEAT_AND_FISH, SEED_TURNS
 
 CONFIG = {"configurable": {"thread_id": "seed"}}
@@ -49,13 +49,24 @@ def test_the_cycle_is_human_router_advisor_tool_human() -> None:
     assert ("__start__", ROUTER) in found and (HUMAN, ROUTER) in found
     assert {(ROUTER, WORKOUT), (ROUTER, NUTRITION)} <= found
     assert {(WORKOUT, WORKOUT_TOOL_NODE), (WORKOUT_TOOL_NODE, WORKOUT), (WORKOUT, HUMAN)} <= found
-    assert {(NUTRITION, NUTRITION_TOOL_NODE), (NUTRITION_TOOL_NODE, NUTRITION), (NUTRITION, HUMAN)} <= found
-    assert (WORKOUT, NUTRITION_TOOL_NODE) not in found and (NUTRITION, WORKOUT_TOOL_NODE) not in found
-    assert not any(dst == "__end__" for _, dst in found)  # the graph always pauses at the human node
+    assert {
+        (NUTRITION, NUTRITION_TOOL_NODE),
+        (NUTRITION_TOOL_NODE, NUTRITION),
+        (NUTRITION, HUMAN),
+    } <= found
+    assert (WORKOUT, NUTRITION_TOOL_NODE) not in found and (
+        NUTRITION,
+        WORKOUT_TOOL_NODE,
+    ) not in found
+    assert not any(
+        dst == "__end__" for _, dst in found
+    )  # the graph always pauses at the human node
 
 
 def _tool_result(state: dict[str, Any], name: str) -> str:
-    return [m for m in state["messages"] if isinstance(m, ToolMessage) and m.name == name][-1].content
+    return [m for m in state["messages"] if isinstance(m, ToolMessage) and m.name == name][
+        -1
+    ].content
 
 
 async def test_seed_conversation_with_a_scripted_model() -> None:
@@ -65,13 +76,19 @@ async def test_seed_conversation_with_a_scripted_model() -> None:
         def reply(messages: list[Any]) -> AIMessage:
             bound.append(list(model.bound_tools))
             return tool_call(name, args, cid)
+
         return reply
 
-    model = ScriptedChatModel([
-        call("workout_plan", {"goal": "mixed"}, "c1"), "Your 4-day upper/lower plan, 3-4 sets of 8-12.",
-        call("meal_plan", {"goal": "mixed"}, "c2"), "About 2,500 kcal, meals every 3-4 hours.",
-        call("meal_plan", {}, "c3"), "A vegetarian day: tofu, paneer, lentils; snacks edamame, hummus.",
-    ])
+    model = ScriptedChatModel(
+        [
+            call("workout_plan", {"goal": "mixed"}, "c1"),
+            "Your 4-day upper/lower plan, 3-4 sets of 8-12.",
+            call("meal_plan", {"goal": "mixed"}, "c2"),
+            "About 2,500 kcal, meals every 3-4 hours.",
+            call("meal_plan", {}, "c3"),
+            "A vegetarian day: tofu, paneer, lentils; snacks edamame, hummus.",
+        ]
+    )
     graph = build_coach_graph(model)
     agents = []
     state = await graph.ainvoke({"messages": [HumanMessage(SEED_TURNS[0])]}, CONFIG)
@@ -123,7 +140,9 @@ async def test_knee_injury_in_turn_one_changes_a_later_workout_answer() -> None:
         cfg = {"configurable": {"thread_id": "k"}}
         await graph.ainvoke({"messages": [HumanMessage(first)]}, cfg)
         await graph.ainvoke(Command(resume="What should I eat to support this workout plan?"), cfg)
-        state = await graph.ainvoke(Command(resume="Now give me the workout plan again, with more cardio"), cfg)
+        state = await graph.ainvoke(
+            Command(resume="Now give me the workout plan again, with more cardio"), cfg
+        )
         assert state["last_active_agent"] == WORKOUT
         return state["messages"][-1].content
 
@@ -137,7 +156,9 @@ async def test_knee_injury_in_turn_one_changes_a_later_workout_answer() -> None:
 async def test_knee_injury_reaches_the_tool_even_if_the_model_forgets_it() -> None:
     model = ScriptedChatModel([tool_call("workout_plan", {"goal": "mixed"}), "Here you go."])
     graph = build_coach_graph(model)
-    state = await graph.ainvoke({"messages": [HumanMessage("Build muscle. I have a bad knee.")]}, CONFIG)
+    state = await graph.ainvoke(
+        {"messages": [HumanMessage("Build muscle. I have a bad knee.")]}, CONFIG
+    )
     plan = WorkoutPlan.model_validate_json(_tool_result(state, "workout_plan"))
     assert plan.injuries == ["knee"]
     assert "lunge" not in plan.model_dump_json().lower()
@@ -146,9 +167,15 @@ async def test_knee_injury_reaches_the_tool_even_if_the_model_forgets_it() -> No
 async def test_interrupt_payload_is_localised_and_quick_choices_become_sentences() -> None:
     graph = build_coach_graph(None)
     cfg = {"configurable": {"thread_id": "fr"}}
-    await graph.ainvoke({"messages": [HumanMessage("Je veux prendre du muscle, propose un programme")]}, cfg)
+    await graph.ainvoke(
+        {"messages": [HumanMessage("Je veux prendre du muscle, propose un programme")]}, cfg
+    )
     payload = (await graph.aget_state(cfg)).interrupts[0].value
-    assert payload["kind"] == "constraints" and payload["agent"] == WORKOUT and payload["language"] == "fr"
+    assert (
+        payload["kind"] == "constraints"
+        and payload["agent"] == WORKOUT
+        and payload["language"] == "fr"
+    )
     assert payload["choices"] == ["Blessure", "Allergie", "Végétarien", "Végan", "Rien à ajouter"]
     assert "blessure" in payload["prompt"]
     state = await graph.ainvoke(Command(resume="Végétarien"), cfg)
@@ -159,12 +186,21 @@ async def test_interrupt_payload_is_localised_and_quick_choices_become_sentences
     assert "Journée" in state["messages"][-1].content or "journée" in state["messages"][-1].content
 
 
-@pytest.mark.parametrize(("value", "expected"), [
-    ("Vegetarian", "I'm vegetarian."), ("vegan", "I'm vegan."), ("Injury", "I have an injury."),
-    ("Allergy", "I have a food allergy."), ("Rien à ajouter", "Rien à ajouter."),
-    ({"choice": "Vegan"}, "I'm vegan."), ({"text": "I train 3 days a week"}, "I train 3 days a week"),
-    ("", "Nothing to add."), (None, "Nothing to add."), ("I'm allergic to soy", "I'm allergic to soy"),
-])
+@pytest.mark.parametrize(
+    ("value", "expected"),
+    [
+        ("Vegetarian", "I'm vegetarian."),
+        ("vegan", "I'm vegan."),
+        ("Injury", "I have an injury."),
+        ("Allergy", "I have a food allergy."),
+        ("Rien à ajouter", "Rien à ajouter."),
+        ({"choice": "Vegan"}, "I'm vegan."),
+        ({"text": "I train 3 days a week"}, "I train 3 days a week"),
+        ("", "Nothing to add."),
+        (None, "Nothing to add."),
+        ("I'm allergic to soy", "I'm allergic to soy"),
+    ],
+)
 def test_resume_text(value: Any, expected: str) -> None:
     assert resume_text(value, "en") == expected
 
@@ -188,4 +224,8 @@ async def test_unnamed_injury_is_asked_about_then_used() -> None:
     assert "Which area is injured" in state["messages"][-1].content
     state = await graph.ainvoke(Command(resume="my shoulder"), CONFIG)
     reply = state["messages"][-1].content
-    assert "Which area" not in reply and "Shoulder-friendly" in reply and "overhead" not in reply.lower()
+    assert (
+        "Which area" not in reply
+        and "Shoulder-friendly" in reply
+        and "overhead" not in reply.lower()
+    )

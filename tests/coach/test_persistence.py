@@ -9,8 +9,8 @@ import textwrap
 from pathlib import Path
 
 import pytest
-
 from coach.runner import CoachRunner
+
 from tests.coach.conftest import SEED_TURNS, collect
 
 CHILD = textwrap.dedent(
@@ -42,8 +42,13 @@ CHILD = textwrap.dedent(
 
 
 def run_child(db: Path, thread: str, message: str, scripted: bool) -> dict:
-    out = subprocess.run([sys.executable, "-c", CHILD, str(db), thread, message, "1" if scripted else "0"],
-                         capture_output=True, text=True, timeout=120)
+    out = subprocess.run(
+        [sys.executable, "-c", CHILD, str(db), thread, message, "1" if scripted else "0"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
     assert out.returncode == 0, out.stderr
     return json.loads(out.stdout.strip().splitlines()[-1])
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 
 import pytest
-
 from coach.cli import DEFAULT_ROUTER_CASES, evaluate_router, read_cases
 from coach.router import explain_route, normalize_agent, route, router_node
 from langchain_core.messages import AIMessage, HumanMessage
@@ -81,10 +80,18 @@ def test_stems_do_not_overmatch() -> None:
 
 
 def test_router_node_reads_last_human_message() -> None:
-    state = {"messages": [HumanMessage("Build muscle"), AIMessage("plan..."), HumanMessage("And what to eat?")],
-             "last_active_agent": W}
+    state = {
+        "messages": [
+            HumanMessage("Build muscle"),
+            AIMessage("plan..."),
+            HumanMessage("And what to eat?"),
+        ],
+        "last_active_agent": W,
+    }
     assert router_node(state) == {"last_active_agent": N}
-    assert router_node({"messages": [HumanMessage("ok")], "last_active_agent": N}) == {"last_active_agent": N}
+    assert router_node({"messages": [HumanMessage("ok")], "last_active_agent": N}) == {
+        "last_active_agent": N
+    }
 
 
 def test_normalize_agent() -> None:
@@ -97,7 +104,9 @@ def test_normalize_agent() -> None:
 def test_shipped_router_set_is_large_bilingual_and_passes() -> None:
     cases = read_cases(DEFAULT_ROUTER_CASES)
     assert len(cases) >= 40
-    assert any(c["last"] is None for c in cases) and any("é" in c["text"] or "è" in c["text"] for c in cases)
+    assert any(c["last"] is None for c in cases) and any(
+        "é" in c["text"] or "è" in c["text"] for c in cases
+    )
     result = evaluate_router(cases)
     assert result == {"accuracy": 1.0, "n": len(cases), "errors": []}
 
@@ -105,8 +114,10 @@ def test_shipped_router_set_is_large_bilingual_and_passes() -> None:
 def test_eval_reports_errors(tmp_path) -> None:
     path = tmp_path / "cases.jsonl"
     path.write_text(
-        json.dumps({"text": "squats please", "last": None, "expect": "workout_advisor"}) + "\n"
-        + json.dumps({"text": "squats please", "last": None, "expect": "nutrition"}) + "\n",
+        json.dumps({"text": "squats please", "last": None, "expect": "workout_advisor"})
+        + "\n"
+        + json.dumps({"text": "squats please", "last": None, "expect": "nutrition"})
+        + "\n",
         encoding="utf-8",
     )
     result = evaluate_router(read_cases(path))

@@ -5,14 +5,14 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-from langchain_core.messages import AIMessage, ToolMessage
-
 from coach.graph import build_coach_graph
 from coach.runner import CoachRunner, format_tool_call
 from coach.tools import WorkoutPlan, WorkoutRequest
 from coach.workout_rules import RuleBasedWorkoutProvider
+from langchain_core.messages import AIMessage, ToolMessage
 from relais.events import DoneEvent, ErrorEvent, InterruptEvent, TextChunk, ToolCallEvent
 from relais.testing import ScriptedChatModel, tool_call
+
 from tests.coach.conftest import SEED_TURNS, collect, kinds, text_of
 
 
@@ -30,18 +30,25 @@ async def test_offline_turn_events() -> None:
     assert text_of(events).startswith("## Your training plan")
     interrupt = next(e for e in events if isinstance(e, InterruptEvent))
     assert interrupt.kind == "constraints" and "Vegetarian" in interrupt.choices
-    assert interrupt.payload["agent"] == "workout_advisor" and interrupt.prompt == interrupt.payload["prompt"]
+    assert (
+        interrupt.payload["agent"] == "workout_advisor"
+        and interrupt.prompt == interrupt.payload["prompt"]
+    )
 
 
 async def test_model_reply_is_streamed_token_by_token() -> None:
     reply = "Here is your four day upper lower plan with two cardio sessions."
-    model = ScriptedChatModel([tool_call("workout_plan", {"goal": "mixed", "days_per_week": 4}), reply])
+    model = ScriptedChatModel(
+        [tool_call("workout_plan", {"goal": "mixed", "days_per_week": 4}), reply]
+    )
     runner = CoachRunner(build_coach_graph(model))
     events = await collect(runner, "t", SEED_TURNS[0])
     assert kinds(events) == ["ToolCallEvent", "TextChunk", "InterruptEvent", "DoneEvent"]
     assert events[0].message == "workout_plan(goal=mixed, days_per_week=4)"
     assert text_of(events) == reply
-    assert sum(isinstance(e, TextChunk) for e in events) == len(reply.split()) * 2 - 1  # words + spaces
+    assert (
+        sum(isinstance(e, TextChunk) for e in events) == len(reply.split()) * 2 - 1
+    )  # words + spaces
 
 
 async def test_turns_resume_the_paused_run_and_never_restart_it() -> None:
@@ -49,11 +56,17 @@ async def test_turns_resume_the_paused_run_and_never_restart_it() -> None:
     counts = []
     for text in SEED_TURNS:
         events = await collect(runner, "t", text)
-        assert isinstance(events[-1], DoneEvent) and any(isinstance(e, InterruptEvent) for e in events)
+        assert isinstance(events[-1], DoneEvent) and any(
+            isinstance(e, InterruptEvent) for e in events
+        )
         state = await runner.state("t")
         assert state["paused"] and state["next"] == ["human"]
         counts.append((state["messages"], state["human_messages"], state["last_active_agent"]))
-    assert counts == [(4, 1, "workout_advisor"), (8, 2, "nutrition_advisor"), (12, 3, "nutrition_advisor")]
+    assert counts == [
+        (4, 1, "workout_advisor"),
+        (8, 2, "nutrition_advisor"),
+        (12, 3, "nutrition_advisor"),
+    ]
     config = {"configurable": {"thread_id": "t"}}
     sources = [c.metadata.get("source") async for c in runner.graph.aget_state_history(config)]
     assert sources.count("input") == 1  # one run, resumed twice — no fresh start
@@ -63,11 +76,15 @@ async def test_turns_resume_the_paused_run_and_never_restart_it() -> None:
 
 
 async def test_node_error_gives_error_then_done_and_the_thread_stays_usable() -> None:
-    model = ScriptedChatModel([
-        tool_call("workout_plan", {"goal": "mixed"}), "Workout plan.",
-        RuntimeError("provider exploded with key sk-SECRET-123"),
-        tool_call("meal_plan", {}), "Meal plan.",
-    ])
+    model = ScriptedChatModel(
+        [
+            tool_call("workout_plan", {"goal": "mixed"}),
+            "Workout plan.",
+            RuntimeError("provider exploded with key sk-SECRET-123"),
+            tool_call("meal_plan", {}),
+            "Meal plan.",
+        ]
+    )
     runner = CoachRunner(build_coach_graph(model))
     await collect(runner, "t", SEED_TURNS[0])
     events = await collect(runner, "t", SEED_TURNS[1])
@@ -80,7 +97,11 @@ async def test_node_error_gives_error_then_done_and_the_thread_stays_usable() ->
     assert kinds(events) == ["ToolCallEvent", "TextChunk", "InterruptEvent", "DoneEvent"]
     assert text_of(events) == "Meal plan."
     state = await runner.state("t")
-    assert state["paused"] and state["human_messages"] == 3 and state["last_active_agent"] == "nutrition_advisor"
+    assert (
+        state["paused"]
+        and state["human_messages"] == 3
+        and state["last_active_agent"] == "nutrition_advisor"
+    )
 
 
 async def test_error_message_follows_the_language() -> None:
@@ -113,8 +134,11 @@ async def test_a_failed_tool_leaves_no_dangling_call_after_recovery() -> None:
 
 async def test_history_seeds_a_new_thread_only() -> None:
     runner = offline_runner()
-    history = [{"role": "user", "content": "I have a bad knee"}, {"role": "assistant", "content": "Noted."},
-               {"role": "user", "content": SEED_TURNS[0]}]
+    history = [
+        {"role": "user", "content": "I have a bad knee"},
+        {"role": "assistant", "content": "Noted."},
+        {"role": "user", "content": SEED_TURNS[0]},
+    ]
     events = await collect(runner, "t", SEED_TURNS[0], history=history)
     assert "Knee-friendly" in text_of(events)
     state = await runner.state("t")
@@ -125,10 +149,16 @@ async def test_history_seeds_a_new_thread_only() -> None:
 
 async def test_concurrent_turns_on_one_thread_are_serialised() -> None:
     runner = offline_runner()
-    first, second = await asyncio.gather(collect(runner, "t", SEED_TURNS[0]), collect(runner, "t", SEED_TURNS[1]))
+    first, second = await asyncio.gather(
+        collect(runner, "t", SEED_TURNS[0]), collect(runner, "t", SEED_TURNS[1])
+    )
     assert not any(isinstance(e, ErrorEvent) for e in first + second)
     state = await runner.state("t")
-    assert state["human_messages"] == 2 and state["paused"] and state["last_active_agent"] == "nutrition_advisor"
+    assert (
+        state["human_messages"] == 2
+        and state["paused"]
+        and state["last_active_agent"] == "nutrition_advisor"
+    )
 
 
 async def test_threads_are_independent() -> None:
@@ -154,6 +184,29 @@ async def test_open_and_create_use_the_checkpointer(tmp_path) -> None:
 
 
 def test_format_tool_call() -> None:
-    assert format_tool_call("meal_plan", {"goal": "mixed", "diet": None, "allergies": ["soy", "sesame"]}) == \
-        "meal_plan(goal=mixed, allergies=[soy, sesame])"
+    assert (
+        format_tool_call(
+            "meal_plan", {"goal": "mixed", "diet": None, "allergies": ["soy", "sesame"]}
+        )
+        == "meal_plan(goal=mixed, allergies=[soy, sesame])"
+    )
     assert format_tool_call("workout_plan", {}) == "workout_plan()"
+
+
+async def test_transient_provider_errors_are_retried_then_reported() -> None:
+    from relais.retry import RetryPolicy
+
+    flaky = ScriptedChatModel(
+        [TimeoutError("slow"), tool_call("workout_plan", {"goal": "mixed"}), "Plan."]
+    )
+    runner = CoachRunner(build_coach_graph(flaky, retry=RetryPolicy.no_wait(3)))
+    events = await collect(runner, "t", SEED_TURNS[0])
+    assert kinds(events) == ["ToolCallEvent", "TextChunk", "InterruptEvent", "DoneEvent"]
+    assert len(flaky.calls) == 3  # the timeout was retried
+
+    down = ScriptedChatModel([TimeoutError("slow")] * 3)
+    runner = CoachRunner(build_coach_graph(down, retry=RetryPolicy.no_wait(3)))
+    events = await collect(runner, "t", SEED_TURNS[0])
+    assert kinds(events) == ["ErrorEvent", "DoneEvent"] and len(down.calls) == 3
+    state = await runner.state("t")
+    assert state["human_messages"] == 1 and state["next"] == ["workout_advisor"]  # state unchanged

@@ -45,7 +45,7 @@ def test_only_failing_units_are_retried_each_with_its_own_evidence(offline_run, 
 def test_a_repeated_failure_yields_a_lesson_that_later_units_receive(offline_run, job: PriceChangeJob) -> None:
     worker = CountingWorker(OfflineWorker(job))
     decisions = Decisions(lessons=True)
-    finished, run = offline_run(decide=decisions, worker=worker)
+    _finished, run = offline_run(decide=decisions, worker=worker)
     assert decisions.kinds() == ["lesson", "publish"]
     lesson = decisions.asked[0].payload["lesson"]
     assert lesson["tag"] == "derived-amount" and lesson["units"] == DERIVED
@@ -108,7 +108,7 @@ def test_a_worker_that_raises_fails_only_its_unit(offline_run, job: PriceChangeJ
 def test_reject_writes_nothing(offline_run, kb: Path) -> None:
     before = snapshot(kb)
     decisions = Decisions(publish=False)
-    finished, run = offline_run(decide=decisions)
+    finished, _run = offline_run(decide=decisions)
     assert finished.outcome == "rejected" and finished.published is None
     assert decisions.kinds().count("publish") == 1  # one approval for the whole job
     assert snapshot(kb) == before
@@ -172,7 +172,7 @@ def test_workers_of_a_round_really_run_in_parallel(offline_run, job: PriceChange
             barrier.wait()
         return inner(task)
 
-    finished, run = offline_run(worker=meeting)
+    _finished, run = offline_run(worker=meeting)
     assert not barrier.broken
     assert all(s["status"] == "done" for s in run.values()["status"].values())
 

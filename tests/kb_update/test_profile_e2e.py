@@ -35,9 +35,9 @@ async def test_knowledge_update_profile_end_to_end(tmp_path: Path) -> None:
     kb = Path(shutil.copytree(DEMO_KB, tmp_path / "kb"))
     data_dir = tmp_path / "data"
     env = relais_env(data_dir, RELAIS_KB_DIR=str(kb))
-    subprocess.run([sys.executable, "-m", "chatbot.cli", "ingest"], env=env, cwd=REPO_ROOT, check=True,
-                   capture_output=True, timeout=300)
-    server = chainlit_server(data_dir, tmp_path, RELAIS_KB_DIR=str(kb)).start()
+    await asyncio.to_thread(subprocess.run, [sys.executable, "-m", "chatbot.cli", "ingest"], env=env,
+                            cwd=REPO_ROOT, check=True, capture_output=True, timeout=300)
+    server = await asyncio.to_thread(chainlit_server(data_dir, tmp_path, RELAIS_KB_DIR=str(kb)).start)
     try:
         token = login(server.url, "alice", "alice-pass-1")
         chat = await ChatSession(server.url, token, chat_profile="Knowledge update").connect()

@@ -42,7 +42,7 @@ def test_approve_changes_only_price_paragraphs_and_the_reindexed_answer_says_12(
         price_paragraphs[unit["path"]] = {h["paragraph"] for h in unit["hits"]}
     before = snapshot(kb)
 
-    finished, run = offline_run(decide=Decisions(), reingest=knowledge_reingest(settings))
+    finished, _run = offline_run(decide=Decisions(), reingest=knowledge_reingest(settings))
 
     written = finished.published["written"]
     assert sorted(written) == sorted(price_paragraphs)  # every unit passed and was written

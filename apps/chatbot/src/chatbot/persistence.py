@@ -19,9 +19,7 @@ from relais.settings import Settings
 
 logger = logging.getLogger(__name__)
 
-NORMAL = "NORMAL"
-ALTER = "ALTER"
-MODE_KEY = "mode"
+from chatbot.core.modes import ALTER, MODE_KEY, NORMAL  # noqa: E402  (re-exported)
 
 _POSTGRES_DDL = """
 CREATE TABLE IF NOT EXISTS users (

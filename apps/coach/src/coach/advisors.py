@@ -13,11 +13,13 @@ an advisor receives a ready model and does not rebuild it.
 from __future__ import annotations
 
 import uuid
-from typing import Any, Awaitable, Callable
+from collections.abc import Awaitable, Callable
+from typing import Any
 
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage, BaseMessage, SystemMessage, ToolMessage
 from langchain_core.tools import BaseTool
+from relais.retry import RetryPolicy
 
 from coach.constraints import Constraints, constraints_from_messages, is_acknowledgement
 from coach.render import goal_label, render_acknowledgement, render_meals, render_workout
@@ -54,11 +56,16 @@ _LANGUAGE_NAMES = {"en": "English", "fr": "French"}
 def constraints_summary(c: Constraints) -> str:
     """One line per known constraint, appended to the system prompt (the model still sees all messages)."""
     lines = [f"- goal: {goal_label(c.goal, 'en')}" if c.goal else "- goal: not stated yet"]
-    for label, value in (("days per week", c.days_per_week), ("equipment", c.equipment),
-                         ("injuries", ", ".join(c.injuries)), ("diet", c.diet),
-                         ("allergies", ", ".join(c.allergies)), ("intolerances", ", ".join(c.intolerances)),
-                         ("foods to leave out", ", ".join(c.avoid)),
-                         ("body weight (kg)", c.weight_kg)):
+    for label, value in (
+        ("days per week", c.days_per_week),
+        ("equipment", c.equipment),
+        ("injuries", ", ".join(c.injuries)),
+        ("diet", c.diet),
+        ("allergies", ", ".join(c.allergies)),
+        ("intolerances", ", ".join(c.intolerances)),
+        ("foods to leave out", ", ".join(c.avoid)),
+        ("body weight (kg)", c.weight_kg),
+    ):
         if value:
             lines.append(f"- {label}: {value}")
     return "\n".join(lines)
@@ -74,7 +81,7 @@ def system_message(agent: AgentName, c: Constraints) -> SystemMessage:
 def _since_last_human(messages: list[BaseMessage]) -> list[BaseMessage]:
     for i in range(len(messages) - 1, -1, -1):
         if messages[i].type == "human":
-            return messages[i + 1:]
+            return messages[i + 1 :]
     return list(messages)
 
 
@@ -98,15 +105,23 @@ def _offline_reply(agent: AgentName, tool: BaseTool, messages: list[BaseMessage]
     answered_before = any(isinstance(m, AIMessage) and not m.tool_calls for m in messages)
     if answered_before and is_acknowledgement(last_human_text(messages)):
         return AIMessage(content=render_acknowledgement(agent, found.language))
-    call = {"name": tool.name, "args": tool_args_from_constraints(tool.name, found),
-            "id": f"call_{uuid.uuid4().hex[:12]}", "type": "tool_call"}
+    call = {
+        "name": tool.name,
+        "args": tool_args_from_constraints(tool.name, found),
+        "id": f"call_{uuid.uuid4().hex[:12]}",
+        "type": "tool_call",
+    }
     return AIMessage(content="", tool_calls=[call])
 
 
 def make_advisor(
-    agent: AgentName, tool: BaseTool, model: BaseChatModel | None
+    agent: AgentName, tool: BaseTool, model: BaseChatModel | None, retry: RetryPolicy | None = None
 ) -> Callable[[dict[str, Any]], Awaitable[dict[str, Any]]]:
-    """A graph node for `agent`: the model bound to `tool` alone, or the offline engine."""
+    """A graph node for `agent`: the model bound to `tool` alone, or the offline engine.
+
+    `retry` re-asks the model on transient errors (timeouts, 429, 5xx) with backoff; the last
+    error propagates, and the runner turns it into an error event with the thread intact.
+    """
 
     async def advisor(state: dict[str, Any]) -> dict[str, Any]:
         messages: list[BaseMessage] = list(state.get("messages", []))
@@ -116,7 +131,7 @@ def make_advisor(
         prompt = [system_message(agent, found), *messages]
         may_call = tool_rounds(messages) < MAX_TOOL_ROUNDS
         runnable = model.bind_tools([tool]) if may_call else model
-        reply = await runnable.ainvoke(prompt)
+        reply = await (retry.call(runnable.ainvoke, prompt) if retry else runnable.ainvoke(prompt))
         if not isinstance(reply, AIMessage):
             reply = AIMessage(content=str(getattr(reply, "content", reply)))
         if reply.tool_calls and not may_call:
@@ -130,5 +145,3 @@ def make_advisor(
 def wants_tool(message: BaseMessage) -> bool:
     """Conditional edge after an advisor: to its tool node when it asked for a tool call."""
     return isinstance(message, AIMessage) and bool(message.tool_calls)
-
-

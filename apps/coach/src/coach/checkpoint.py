@@ -12,11 +12,10 @@ process: the async savers hold a connection bound to that loop.
 from __future__ import annotations
 
 import contextlib
+from collections.abc import AsyncIterator
 from pathlib import Path
-from typing import AsyncIterator
 
 from langgraph.checkpoint.base import BaseCheckpointSaver
-
 from relais.settings import Settings, get_settings
 
 MEMORY = ":memory:"
@@ -41,7 +40,7 @@ def _is_postgres(target: str) -> bool:
 def _sqlite_path(target: str) -> Path:
     for prefix in ("sqlite+aiosqlite:///", "sqlite:///", "sqlite://", "file:"):
         if target.startswith(prefix):
-            target = target[len(prefix):]
+            target = target[len(prefix) :]
             break
     return Path(target).expanduser()
 
@@ -60,7 +59,9 @@ async def open_checkpointer(
     if _is_postgres(target):
         from langgraph.checkpoint.postgres.aio import AsyncPostgresSaver
 
-        url = target.replace("postgresql+asyncpg://", "postgresql://").replace("postgresql+psycopg://", "postgresql://")
+        url = target.replace("postgresql+asyncpg://", "postgresql://").replace(
+            "postgresql+psycopg://", "postgresql://"
+        )
         async with AsyncPostgresSaver.from_conn_string(url) as saver:
             await saver.setup()
             yield saver

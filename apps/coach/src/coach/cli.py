@@ -7,21 +7,25 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any, Optional
+from typing import Any
 
 import typer
 
 DEFAULT_ROUTER_CASES = Path(__file__).parent / "data" / "router_cases.jsonl"
 
 coach_app = typer.Typer(help="The LangGraph fitness & nutrition coach.", no_args_is_help=True)
-agent_app = typer.Typer(help="The coach served as the orchestrator's external agent.", no_args_is_help=True)
+agent_app = typer.Typer(
+    help="The coach served as the orchestrator's external agent.", no_args_is_help=True
+)
 
 
 @coach_app.command("route")
 def route_command(
     message: str = typer.Argument(..., help="The user message to route."),
-    last: Optional[str] = typer.Option(None, "--last", help="last_active_agent: workout_advisor | nutrition_advisor"),
-    json_out: bool = typer.Option(False, "--json", help="Print {\"agent\": ...} as JSON."),
+    last: str | None = typer.Option(
+        None, "--last", help="last_active_agent: workout_advisor | nutrition_advisor"
+    ),
+    json_out: bool = typer.Option(False, "--json", help='Print {"agent": ...} as JSON.'),
 ) -> None:
     """Which advisor answers MESSAGE (deterministic keyword router, no model)."""
     from coach.router import explain_route, normalize_agent
@@ -39,9 +43,15 @@ def route_command(
 
 @coach_app.command("chat")
 def chat_command(
-    thread: Optional[str] = typer.Option(None, "--thread", help="Continue this thread id (default: a new one)."),
-    online: bool = typer.Option(False, "--online", help="Use the configured chat model instead of the offline engine."),
-    checkpoint: Optional[str] = typer.Option(None, "--checkpoint", help="SQLite file, Postgres URL or :memory:."),
+    thread: str | None = typer.Option(
+        None, "--thread", help="Continue this thread id (default: a new one)."
+    ),
+    online: bool = typer.Option(
+        False, "--online", help="Use the configured chat model instead of the offline engine."
+    ),
+    checkpoint: str | None = typer.Option(
+        None, "--checkpoint", help="SQLite file, Postgres URL or :memory:."
+    ),
 ) -> None:
     """Talk to the coach in the terminal; after each answer pick a quick choice or type freely."""
     import asyncio
@@ -52,15 +62,19 @@ def chat_command(
 
 
 async def _chat(thread_id: str, online: bool, checkpoint: str | None) -> None:
+    from relais.events import ErrorEvent, InterruptEvent, TextChunk, ToolCallEvent
     from rich.console import Console
 
     from coach.runner import AUTO, CoachRunner
-    from relais.events import ErrorEvent, InterruptEvent, TextChunk, ToolCallEvent
 
     console = Console()
-    async with CoachRunner.open(model=AUTO if online else None, checkpoint_target=checkpoint) as runner:
+    async with CoachRunner.open(
+        model=AUTO if online else None, checkpoint_target=checkpoint
+    ) as runner:
         state = await runner.state(thread_id)
-        console.print(f"[dim]thread {thread_id} · engine {runner.engine} · type 'quit' to leave[/dim]")
+        console.print(
+            f"[dim]thread {thread_id} · engine {runner.engine} · type 'quit' to leave[/dim]"
+        )
         pending: dict[str, Any] | None = state["interrupt"]
         if pending:
             _show_prompt(console, pending)
@@ -100,20 +114,24 @@ def _show_prompt(console: Any, payload: dict[str, Any]) -> None:
 
 @agent_app.command("serve")
 def serve_command(
-    host: Optional[str] = typer.Option(None, "--host", help="Default: AGENT_HOST (127.0.0.1)."),
-    port: Optional[int] = typer.Option(None, "--port", help="Default: AGENT_PORT (8081)."),
+    host: str | None = typer.Option(None, "--host", help="Default: AGENT_HOST (127.0.0.1)."),
+    port: int | None = typer.Option(None, "--port", help="Default: AGENT_PORT (8081)."),
 ) -> None:
     """Serve the coach as the external agent (POST /assistant, SSE; GET /health)."""
     import uvicorn
-
-    from coach.service import create_app
     from relais.logging import configure_logging
     from relais.settings import get_settings
 
+    from coach.service import create_app
+
     settings = get_settings()
     configure_logging(settings.relais_log_level, settings.secret_values())
-    uvicorn.run(create_app(settings=settings), host=host or settings.agent_host, port=port or settings.agent_port,
-                log_level=settings.relais_log_level.lower())
+    uvicorn.run(
+        create_app(settings=settings),
+        host=host or settings.agent_host,
+        port=port or settings.agent_port,
+        log_level=settings.relais_log_level.lower(),
+    )
 
 
 def evaluate_router(cases: list[dict[str, Any]]) -> dict[str, Any]:
@@ -125,7 +143,15 @@ def evaluate_router(cases: list[dict[str, Any]]) -> dict[str, Any]:
         got = route(case["text"], normalize_agent(case.get("last")))
         expect = normalize_agent(case["expect"])
         if got != expect:
-            errors.append({"line": i + 1, "text": case["text"], "last": case.get("last"), "expect": expect, "got": got})
+            errors.append(
+                {
+                    "line": i + 1,
+                    "text": case["text"],
+                    "last": case.get("last"),
+                    "expect": expect,
+                    "got": got,
+                }
+            )
     n = len(cases)
     return {"accuracy": (n - len(errors)) / n if n else 0.0, "n": n, "errors": errors}
 
@@ -140,13 +166,15 @@ def read_cases(path: Path) -> list[dict[str, Any]]:
         except json.JSONDecodeError as exc:
             raise typer.BadParameter(f"{path}:{number}: not JSON ({exc.msg})") from exc
         if not isinstance(case, dict) or "text" not in case or "expect" not in case:
-            raise typer.BadParameter(f"{path}:{number}: expected {{\"text\", \"last\", \"expect\"}}")
+            raise typer.BadParameter(f'{path}:{number}: expected {{"text", "last", "expect"}}')
         cases.append(case)
     return cases
 
 
 def eval_router_command(
-    file: Optional[Path] = typer.Argument(None, help="JSONL of {text, last, expect}; default: the shipped set."),
+    file: Path | None = typer.Argument(  # noqa: B008 — Typer's declaration style
+        None, help="JSONL of {text, last, expect}; default: the shipped set."
+    ),
     json_out: bool = typer.Option(False, "--json", help="Print {accuracy, n, errors} as JSON."),
 ) -> None:
     """Measure the coach router's accuracy on a labelled JSONL file."""
@@ -159,4 +187,6 @@ def eval_router_command(
         return
     typer.echo(f"router accuracy {result['accuracy']:.3f} on {result['n']} cases ({path.name})")
     for err in result["errors"]:
-        typer.echo(f"  line {err['line']}: expected {err['expect']}, got {err['got']}: {err['text']}")
+        typer.echo(
+            f"  line {err['line']}: expected {err['expect']}, got {err['got']}: {err['text']}"
+        )

@@ -10,12 +10,14 @@ accumulate; negations ("no injuries", "I'm not vegetarian") are respected.
 from __future__ import annotations
 
 import re
-from typing import Any, Iterable, Literal
+from collections.abc import Iterable
+from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
-from coach._text import find_keywords, fold, has_any, normalize, tokens
+from coach import _vocabulary as vocab
 from coach._text import clauses as split_clauses
+from coach._text import find_keywords, fold, has_any, normalize, tokens
 from coach.language import Language, conversation_language
 
 Goal = Literal["muscle", "fat_loss", "endurance", "mixed", "general"]
@@ -24,7 +26,16 @@ Diet = Literal["omnivore", "pescatarian", "vegetarian", "vegan"]
 
 INJURY_AREAS = ("knee", "shoulder", "back", "wrist", "ankle", "hip", "elbow", "neck")
 ALLERGENS = (
-    "peanuts", "tree_nuts", "dairy", "lactose", "eggs", "gluten", "soy", "fish", "shellfish", "sesame",
+    "peanuts",
+    "tree_nuts",
+    "dairy",
+    "lactose",
+    "eggs",
+    "gluten",
+    "soy",
+    "fish",
+    "shellfish",
+    "sesame",
 )
 AVOIDABLE = ALLERGENS + ("meat", "pork", "red_meat", "poultry")
 
@@ -67,127 +78,49 @@ def diet_exclusions(diet: str | None) -> set[str]:
 
 # --- vocabulary (accent-free, notation of coach._text) -----------------------------------------
 
-_NEGATIONS = {"no", "not", "never", "without", "dont", "don", "doesn", "isn", "aren", "nothing",
-              "none", "pas", "aucun", "aucune", "jamais", "sans", "plus", "ni", "longer", "n"}
-
-_GOAL_WORDS: dict[str, tuple[str, ...]] = {
-    "muscle": ("build muscle*", "gain muscle*", "muscle gain*", "muscle growth", "muscle mass",
-               "put on muscle", "more muscle*", "bulk*", "hypertroph*", "get bigger", "gain mass",
-               "mass gain", "get stronger", "stronger", "strength", "muscl*", "prise de masse",
-               "prendre du muscle", "prendre de la masse", "masse musculaire", "se muscler",
-               "musculation", "plus fort*", "gagner en force", "force"),
-    "fat_loss": ("lose fat", "losing fat", "fat loss", "burn fat", "burning fat", "fat burning",
-                 "lose weight", "losing weight", "weight loss", "cut", "cutting", "slim*",
-                 "shred*", "get lean*", "leaner", "lose belly", "drop weight", "perdre du gras",
-                 "perte de gras", "perdre du poids", "perte de poids", "maigrir", "mincir",
-                 "seche", "secher", "bruler les graisses", "bruler des graisses", "bruler du gras",
-                 "perdre de la graisse", "perdre mon ventre", "affiner"),
-    "endurance": ("endurance", "stamina", "marathon*", "half-marathon*", "triathlon*", "10k",
-                  "5k", "run longer", "run faster", "running race", "cardio fitness", "aerobic",
-                  "semi-marathon*", "courir plus", "souffle", "trail"),
-}
-_GOAL_CHANGE = ("instead", "rather", "actually", "changed my mind", "change my goal", "new goal",
-                "switch", "now i want", "no longer", "plutot", "finalement", "en fait",
-                "a la place", "desormais", "maintenant je veux", "nouvel objectif", "changer d objectif")
-
 _NUMBER_WORDS = {
-    "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "once": 1,
-    "twice": 2, "un": 1, "une": 1, "deux": 2, "trois": 3, "quatre": 4, "cinq": 5,
+    "one": 1,
+    "two": 2,
+    "three": 3,
+    "four": 4,
+    "five": 5,
+    "six": 6,
+    "seven": 7,
+    "once": 1,
+    "twice": 2,
+    "un": 1,
+    "une": 1,
+    "deux": 2,
+    "trois": 3,
+    "quatre": 4,
+    "cinq": 5,
     "sept": 7,
 }
 _NUM = r"(?<![a-z0-9])(\d|one|two|three|four|five|six|seven|un|une|deux|trois|quatre|cinq|sept)"
 _DAYS_RE = [
-    re.compile(_NUM + r"\s*(?:x|times?|days?|sessions?|workouts?|jours?|fois|seances?|entrainements?)"
-               r"(?:\s+(?:of\s+)?(?:training|workouts?|d entrainement|de sport|de musculation|at the gym))?"
-               r"\s*(?:(?:a|per|each|every|par|dans\s+la|la|chaque)\s*)?(?:week|wk|semaine)"),
+    re.compile(
+        _NUM + r"\s*(?:x|times?|days?|sessions?|workouts?|jours?|fois|seances?|entrainements?)"
+        r"(?:\s+(?:of\s+)?(?:training|workouts?|d entrainement|de sport|de musculation|at the gym))?"
+        r"\s*(?:(?:a|per|each|every|par|dans\s+la|la|chaque)\s*)?(?:week|wk|semaine)"
+    ),
     re.compile(r"(once|twice)\s+(?:a|per)\s+week"),
     re.compile(r"(?:train|training|workout|gym|go)\s+" + _NUM + r"\s+days"),
 ]
-_DAILY = ("every day", "each day", "daily", "tous les jours", "chaque jour")
 
-_EQUIPMENT_WORDS: dict[str, tuple[str, ...]] = {
-    "dumbbells": ("dumbbell*", "haltere*", "kettlebell*", "weights at home", "adjustable weights"),
-    "bodyweight": ("no equipment", "without equipment", "bodyweight", "body weight", "at home",
-                   "home workout*", "from home", "no gym", "without a gym", "don t have a gym",
-                   "sans materiel", "pas de materiel", "poids du corps", "a la maison", "chez moi",
-                   "pas de salle", "sans salle", "calisthenic*", "in my living room"),
-    "gym": ("gym*", "fitness center", "fitness centre", "salle de sport", "salle de gym",
-            "salle de musculation", "en salle", "a la salle", "machines", "barbell*"),
-}
-
-BODY_PART_WORDS: dict[str, tuple[str, ...]] = {
-    "knee": ("knee*", "acl", "mcl", "menisc*", "patell*", "genou*", "menisque*", "ligament croise*",
-             "rotule*"),
-    "shoulder": ("shoulder*", "rotator cuff*", "epaule*", "coiffe des rotateurs"),
-    "back": ("back", "lower back", "upper back", "spine", "spinal", "disc", "herniat*", "sciatica",
-             "lumbar", "dos", "lombaire*", "hernie*", "sciatique", "colonne", "lumbago"),
-    "wrist": ("wrist*", "carpal", "poignet*"),
-    "ankle": ("ankle*", "achilles", "foot", "feet", "plantar", "cheville*", "achille", "pied",
-              "pieds", "voute plantaire"),
-    "hip": ("hip", "hips", "hanche*"),
-    "elbow": ("elbow*", "tennis elbow", "coude*", "epicondyl*"),
-    "neck": ("neck", "cervical", "cou", "nuque", "cervicale*"),
-}
-_INJURY_CUES = ("injur*", "hurt*", "pain*", "painful", "sore*", "ache*", "aching", "bad", "problem*",
-                "issue*", "surgery", "operat*", "torn", "tear", "strain*", "sprain*", "tendin*",
-                "broke*", "broken", "fractur*", "tore", "ruptur*", "recovering", "rehab*", "arthrit*", "weak",
-                "dislocat*", "bless*", "mal", "douleur*", "douloureu*", "souffre", "opere*",
-                "entorse*", "tendinite*", "fragile*", "probleme*", "dechir*", "arthrose",
-                "hernie*", "sciati*", "herniat*", "lumbago", "luxation", "rupture", "injured",
-                "gene", "genant*")
-_HEALED = ("healed", "recovered", "fine now", "better now", "no longer hurts", "doesn t hurt",
-           "gueri*", "va mieux", "ne me fait plus mal", "plus mal", "retabli*")
-
-_VEGAN = ("vegan*", "vegetalien*", "plant-based", "plant based", "100 vegetal*", "no animal product*")
-_VEGETARIAN = ("vegetarian*", "vegetarien*", "veggie", "vege", "don t eat meat", "do not eat meat",
-               "no meat", "meat-free", "sans viande", "pas de viande", "mange pas de viande",
-               "mange plus de viande", "eat meat anymore", "stopped eating meat")
-_PESCATARIAN = ("pescatarian*", "pescetarian*", "pescetarien*", "pescatarien*",
-                "only eat fish", "only fish")
-_OMNIVORE = ("i eat meat", "eat everything", "omnivor*", "je mange de la viande", "je mange de tout")
-
-FOOD_WORDS: dict[str, tuple[str, ...]] = {
-    "peanuts": ("peanut*", "groundnut*", "arachide*", "cacahu*"),
-    "tree_nuts": ("tree nut*", "nuts", "nut", "almond*", "cashew*", "walnut*", "hazelnut*",
-                  "pecan*", "pistachio*", "noix", "amande*", "noisette*", "cajou", "pistache*",
-                  "fruits a coque"),
-    "dairy": ("dairy", "milk", "cow s milk", "lait", "laitier*", "produits laitiers", "cheese*",
-              "fromage*", "yogurt*", "yoghurt*", "yaourt*", "casein*", "caseine"),
-    "lactose": ("lactose",),
-    "eggs": ("egg", "eggs", "oeuf*"),
-    "gluten": ("gluten*", "wheat", "ble", "coeliac", "celiac", "coeliaque", "celiaque"),
-    "soy": ("soy", "soya", "soja", "tofu", "edamame"),
-    "fish": ("fish", "poisson*", "salmon", "tuna", "saumon", "thon"),
-    "shellfish": ("shellfish", "shrimp*", "prawn*", "crab*", "lobster*", "crustace*", "mollus*",
-                  "seafood", "fruits de mer", "crevette*", "homard*"),
-    "sesame": ("sesame*", "tahini", "tahin*"),
-    # exclusions that are not allergens (a dislike or a belief)
-    "pork": ("pork", "bacon", "ham", "porc", "jambon", "lard"),
-    "red_meat": ("red meat", "beef", "viande rouge", "boeuf", "steak*"),
-    "poultry": ("chicken", "turkey", "poulet", "dinde", "volaille*"),
-}
-_ALLERGY_CUES = ("allerg*", "anaphyla*", "epipen")
-_INTOLERANCE_CUES = ("intoleran*", "sensitiv*", "sensible", "coeliac", "celiac", "coeliaque",
-                     "celiaque", "ne supporte pas", "can t digest", "don t tolerate", "digere mal",
-                     "digere pas")
-_AVOID_CUES = ("no", "without", "avoid*", "free", "can t eat", "cannot eat", "don t eat",
-               "do not eat", "won t eat", "never eat", "not eat", "sans", "pas de", "evite*",
-               "mange pas", "mange jamais", "ne mange", "excl*", "hate", "dislike", "deteste")
-
-_WEIGHT_RE = re.compile(r"(\d{2,3}(?:[.,]\d)?)\s*(kg|kgs|kilos?|kilogrammes?|kilograms?|lbs?|pounds?|livres)\b")
-_WEIGHT_CHANGE = {"lose", "lost", "losing", "gain", "gained", "drop", "perdre", "perdu", "prendre",
-                  "pris", "minus", "moins", "down", "shed"}
+_WEIGHT_RE = re.compile(
+    r"(\d{2,3}(?:[.,]\d)?)\s*(kg|kgs|kilos?|kilogrammes?|kilograms?|lbs?|pounds?|livres)\b"
+)
 
 
 def _negated(norm: str, start: int, window: int = 3) -> bool:
     """A negation word among the `window` tokens just before position `start`."""
     before = norm[:start].split()[-window:]
-    return any(tok in _NEGATIONS for tok in before)
+    return any(tok in vocab.NEGATIONS for tok in before)
 
 
 def _goal_signals(norm: str) -> set[str]:
     found: set[str] = set()
-    for goal, words in _GOAL_WORDS.items():
+    for goal, words in vocab.GOAL_WORDS.items():
         for hit in find_keywords(norm, words):
             if not _negated(norm, hit.start, 2):
                 found.add(goal)
@@ -212,23 +145,23 @@ def _days(norm: str) -> int | None:
             value = int(word) if word.isdigit() else _NUMBER_WORDS.get(word)
             if value and 1 <= value <= 7:
                 return value
-    if has_any(norm, _DAILY):
+    if has_any(norm, vocab.DAILY):
         return 6
     return None
 
 
 def _equipment(norm: str) -> Equipment | None:
     for kind in ("dumbbells", "bodyweight", "gym"):
-        if has_any(norm, _EQUIPMENT_WORDS[kind]):
+        if has_any(norm, vocab.EQUIPMENT_WORDS[kind]):
             return kind  # type: ignore[return-value]
     return None
 
 
 def _injury_updates(clause_norm: str, pending: bool = False) -> tuple[set[str], set[str]]:
     """(areas added, areas healed) for one clause; `pending`: an unnamed injury awaits its area."""
-    parts = {area for area, words in BODY_PART_WORDS.items() if has_any(clause_norm, words)}
-    cues = find_keywords(clause_norm, _INJURY_CUES)
-    if parts and has_any(clause_norm, _HEALED):
+    parts = {area for area, words in vocab.BODY_PART_WORDS.items() if has_any(clause_norm, words)}
+    cues = find_keywords(clause_norm, vocab.INJURY_CUES)
+    if parts and has_any(clause_norm, vocab.HEALED):
         return set(), parts
     if not cues:
         # "back squat", "come back": a body word alone is not an injury — unless we just asked
@@ -245,12 +178,16 @@ def _injury_updates(clause_norm: str, pending: bool = False) -> tuple[set[str], 
 
 def _diet(clause_norm: str) -> tuple[Diet | None, bool]:
     """(diet named in the clause, negated?) — "I'm not vegan any more" is (vegan, True)."""
-    for diet, words in (("vegan", _VEGAN), ("pescatarian", _PESCATARIAN),
-                        ("vegetarian", _VEGETARIAN), ("omnivore", _OMNIVORE)):
+    for diet, words in (
+        ("vegan", vocab.VEGAN),
+        ("pescatarian", vocab.PESCATARIAN),
+        ("vegetarian", vocab.VEGETARIAN),
+        ("omnivore", vocab.OMNIVORE),
+    ):
         hits = find_keywords(clause_norm, words)
         if not hits:
             continue
-        intrinsic = any(tok in _NEGATIONS for tok in hits[0].keyword.split())
+        intrinsic = any(tok in vocab.NEGATIONS for tok in hits[0].keyword.split())
         negated = not intrinsic and _negated(clause_norm, hits[0].start, 3)
         return diet, negated  # type: ignore[return-value]
     return None, False
@@ -262,12 +199,14 @@ _NOT_ALLERGENS = {"pork", "red_meat", "poultry"}
 
 def _near_avoid_cue(clause_norm: str, start: int, end: int) -> bool:
     """'no dairy', 'sans gluten', 'avoid eggs', 'dairy-free', 'gluten free'."""
-    before = clause_norm[max(0, start - 28): start]
-    after = clause_norm[end: end + 7]
-    return has_any(before, _AVOID_CUES) or bool(re.match(r"[\s\-]*free\b", after))
+    before = clause_norm[max(0, start - 28) : start]
+    after = clause_norm[end : end + 7]
+    return has_any(before, vocab.AVOID_CUES) or bool(re.match(r"[\s\-]*free\b", after))
 
 
-def _food_updates(clause_norm: str, pending: bool = False) -> tuple[set[str], set[str], set[str], bool, bool]:
+def _food_updates(
+    clause_norm: str, pending: bool = False
+) -> tuple[set[str], set[str], set[str], bool, bool]:
     """(allergies, intolerances, avoid, unspecified allergy?, unspecified intolerance?).
 
     Each food word takes the kind of the nearest cue before it (else after it), so
@@ -275,13 +214,13 @@ def _food_updates(clause_norm: str, pending: bool = False) -> tuple[set[str], se
     `pending` (an allergy was announced without its food), a bare food word answers it.
     """
     cues: list[tuple[int, str]] = []
-    for kind, words in (("allergy", _ALLERGY_CUES), ("intolerance", _INTOLERANCE_CUES)):
+    for kind, words in (("allergy", vocab.ALLERGY_CUES), ("intolerance", vocab.INTOLERANCE_CUES)):
         for cue in find_keywords(clause_norm, words):
             cues.append((cue.start, "negated" if _negated(clause_norm, cue.start) else kind))
     cues.sort()
     out: dict[str, set[str]] = {"allergy": set(), "intolerance": set(), "avoid": set()}
     found = False
-    for key, words in FOOD_WORDS.items():
+    for key, words in vocab.FOOD_WORDS.items():
         for hit in find_keywords(clause_norm, words):
             found = True
             keys = {key, "peanuts"} if hit.keyword in _GENERIC_NUTS else {key}
@@ -301,19 +240,26 @@ def _food_updates(clause_norm: str, pending: bool = False) -> tuple[set[str], se
                 kind = "avoid"
             out[kind] |= keys
     allergies, intolerances, avoid = out["allergy"], out["intolerance"], out["avoid"]
-    if "gluten" in allergies and has_any(clause_norm, ("coeliac", "celiac", "coeliaque", "celiaque")):
+    if "gluten" in allergies and has_any(
+        clause_norm, ("coeliac", "celiac", "coeliaque", "celiaque")
+    ):
         allergies.discard("gluten")
         intolerances.add("gluten")
     kinds = {k for _, k in cues}
-    return (allergies, intolerances, avoid,
-            "allergy" in kinds and not found, "intolerance" in kinds and not found)
+    return (
+        allergies,
+        intolerances,
+        avoid,
+        "allergy" in kinds and not found,
+        "intolerance" in kinds and not found,
+    )
 
 
 def _weight(text: str) -> float | None:
     norm = fold(text)
     for m in _WEIGHT_RE.finditer(norm):
         before = set(norm[: m.start()].split()[-3:])
-        if before & _WEIGHT_CHANGE:
+        if before & vocab.WEIGHT_CHANGE:
             continue
         value = float(m.group(1).replace(",", "."))
         if m.group(2).startswith(("lb", "pound", "livre")):
@@ -324,8 +270,18 @@ def _weight(text: str) -> float | None:
 
 
 def _is_allergy_free_statement(clause_norm: str) -> bool:
-    return has_any(clause_norm, ("no allerg*", "not allergic", "aucune allergie", "pas d allergie",
-                                 "pas allergique", "no food allerg*", "no intoleranc*"))
+    return has_any(
+        clause_norm,
+        (
+            "no allerg*",
+            "not allergic",
+            "aucune allergie",
+            "pas d allergie",
+            "pas allergique",
+            "no food allerg*",
+            "no intoleranc*",
+        ),
+    )
 
 
 def extract_constraints(texts: Iterable[str], language: Language | None = None) -> Constraints:
@@ -344,7 +300,7 @@ def extract_constraints(texts: Iterable[str], language: Language | None = None) 
         norm = normalize(text)
         signals = _goal_signals(norm)
         if signals:
-            if has_any(norm, _GOAL_CHANGE):
+            if has_any(norm, vocab.GOAL_CHANGE):
                 goal_signals = set()
             goal_signals |= signals
         days = _days(norm) or days
@@ -366,7 +322,9 @@ def extract_constraints(texts: Iterable[str], language: Language | None = None) 
                 diet = "omnivore"
             if _is_allergy_free_statement(cnorm):
                 continue
-            a, i, v, unspecified_a, unspecified_i = _food_updates(cnorm, pending="unspecified" in allergies)
+            a, i, v, unspecified_a, unspecified_i = _food_updates(
+                cnorm, pending="unspecified" in allergies
+            )
             if a:
                 allergies.discard("unspecified")
             if i:
@@ -405,7 +363,9 @@ def human_texts(messages: Iterable[Any]) -> list[str]:
         if role != "human":
             continue
         if isinstance(content, list):
-            content = " ".join(b.get("text", "") if isinstance(b, dict) else str(b) for b in content)
+            content = " ".join(
+                b.get("text", "") if isinstance(b, dict) else str(b) for b in content
+            )
         out.append(str(content or ""))
     return out
 
@@ -426,8 +386,36 @@ def is_acknowledgement(text: str) -> bool:
     decision = explain_route(text)
     if decision.workout_hits or decision.nutrition_hits:
         return False
-    return has_any(norm, ("nothing to add", "nothing else", "nothing more", "that s all",
-                          "that s it", "all good", "looks good", "sounds good", "perfect", "great",
-                          "thanks", "thank you", "ok", "okay", "cool", "fine", "no thanks",
-                          "rien a ajouter", "rien d autre", "c est tout", "parfait", "merci",
-                          "d accord", "ca marche", "super", "top", "nickel", "non merci"))
+    return has_any(
+        norm,
+        (
+            "nothing to add",
+            "nothing else",
+            "nothing more",
+            "that s all",
+            "that s it",
+            "all good",
+            "looks good",
+            "sounds good",
+            "perfect",
+            "great",
+            "thanks",
+            "thank you",
+            "ok",
+            "okay",
+            "cool",
+            "fine",
+            "no thanks",
+            "rien a ajouter",
+            "rien d autre",
+            "c est tout",
+            "parfait",
+            "merci",
+            "d accord",
+            "ca marche",
+            "super",
+            "top",
+            "nickel",
+            "non merci",
+        ),
+    )

@@ -19,6 +19,7 @@ from langgraph.checkpoint.memory import InMemorySaver
 from langgraph.graph import START, StateGraph
 from langgraph.graph.state import CompiledStateGraph
 from langgraph.prebuilt import ToolNode
+from relais.retry import RetryPolicy
 
 from coach.advisors import make_advisor, wants_tool
 from coach.human import human_node
@@ -48,15 +49,17 @@ def build_coach_graph(
     *,
     workout_provider: WorkoutProvider | None = None,
     nutrition_provider: NutritionProvider | None = None,
+    retry: RetryPolicy | None = None,
 ) -> CompiledStateGraph:
-    """Compile the coach. `model=None` is the offline engine; providers replace the rule tools."""
+    """Compile the coach. `model=None` is the offline engine; providers replace the rule tools;
+    `retry` re-asks the model on transient provider errors."""
     workout_tool = make_workout_tool(workout_provider)
     meal_tool = make_meal_tool(nutrition_provider)
 
     builder = StateGraph(MultiAgentState)
     builder.add_node(ROUTER, router_node)
-    builder.add_node(WORKOUT, make_advisor(WORKOUT, workout_tool, model))
-    builder.add_node(NUTRITION, make_advisor(NUTRITION, meal_tool, model))
+    builder.add_node(WORKOUT, make_advisor(WORKOUT, workout_tool, model, retry))
+    builder.add_node(NUTRITION, make_advisor(NUTRITION, meal_tool, model, retry))
     builder.add_node(WORKOUT_TOOL_NODE, ToolNode([workout_tool]))
     builder.add_node(NUTRITION_TOOL_NODE, ToolNode([meal_tool]))
     builder.add_node(HUMAN, human_node)
@@ -64,11 +67,14 @@ def build_coach_graph(
     builder.add_edge(START, ROUTER)
     builder.add_conditional_edges(ROUTER, next_advisor, {WORKOUT: WORKOUT, NUTRITION: NUTRITION})
     for advisor, tool_node in ADVISOR_TOOL_NODES.items():
-        builder.add_conditional_edges(advisor, _after(advisor), {tool_node: tool_node, HUMAN: HUMAN})
+        builder.add_conditional_edges(
+            advisor, _after(advisor), {tool_node: tool_node, HUMAN: HUMAN}
+        )
         builder.add_edge(tool_node, advisor)
     builder.add_edge(HUMAN, ROUTER)
-    return builder.compile(checkpointer=checkpointer if checkpointer is not None else InMemorySaver(),
-                           name="coach")
+    return builder.compile(
+        checkpointer=checkpointer if checkpointer is not None else InMemorySaver(), name="coach"
+    )
 
 
 __all__ = ["HUMAN", "NUTRITION_TOOL_NODE", "ROUTER", "WORKOUT_TOOL_NODE", "build_coach_graph"]

@@ -35,15 +35,15 @@ _CHOICE_MESSAGES: dict[str, dict[str, str]] = {
 _PROMPTS: dict[str, dict[str, str]] = {
     WORKOUT: {
         "en": "Anything I should take into account before we go on — an injury, a food allergy, a diet? "
-              "Pick one below or just type your reply.",
+        "Pick one below or just type your reply.",
         "fr": "Y a-t-il quelque chose à prendre en compte avant de continuer — une blessure, une allergie "
-              "alimentaire, un régime ? Choisissez ci-dessous ou répondez librement.",
+        "alimentaire, un régime ? Choisissez ci-dessous ou répondez librement.",
     },
     NUTRITION: {
         "en": "Does this fit you? Tell me about any allergy, intolerance, diet or injury — pick one below "
-              "or just type your reply.",
+        "or just type your reply.",
         "fr": "Est-ce que cela vous convient ? Parlez-moi d'une allergie, d'une intolérance, d'un régime ou "
-              "d'une blessure — choisissez ci-dessous ou répondez librement.",
+        "d'une blessure — choisissez ci-dessous ou répondez librement.",
     },
 }
 _LABEL_TO_KEY: dict[str, dict[str, str]] = {}  # normalised label → {language: choice key}
@@ -101,4 +101,3 @@ def human_node(state: dict[str, Any]) -> dict[str, Any]:
     payload = interrupt_payload(state.get("last_active_agent") or WORKOUT, language)
     value = interrupt(payload)
     return {"messages": [human_message(resume_text(value, language), messages)]}
-

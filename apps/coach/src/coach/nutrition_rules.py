@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import itertools
 
-from coach._foods import FOODS, MEALS, SLOTS, MealTemplate
+from coach._foods import FOODS, MEALS, SLOTS, MealTemplate, Slot
 from coach.constraints import diet_exclusions
 from coach.tools import FoodPortion, Meal, MealPlan, MealRequest
 
@@ -32,7 +32,12 @@ def _round(value: float, step: int) -> int:
 
 def excluded_food_tags(request: MealRequest) -> set[str]:
     """Diet + allergies + intolerances + dislikes as food tags (dairy implies lactose)."""
-    tags = diet_exclusions(request.diet) | set(request.allergies) | set(request.intolerances) | set(request.avoid)
+    tags = (
+        diet_exclusions(request.diet)
+        | set(request.allergies)
+        | set(request.intolerances)
+        | set(request.avoid)
+    )
     if "dairy" in tags:
         tags.add("lactose")
     tags.discard("unspecified")
@@ -49,9 +54,9 @@ def targets(request: MealRequest) -> tuple[int, int, int, int]:
     return kcal, protein, carbs, fat
 
 
-def allowed(slot_prefs: dict[str, list[str]], fallback: str, diet: str, excluded: set[str]) -> list[MealTemplate]:
+def allowed(slot: Slot, diet: str, excluded: set[str]) -> list[MealTemplate]:
     """The slot's templates for the diet, preferred first, without any excluded food."""
-    keys = list(dict.fromkeys(slot_prefs.get(diet, slot_prefs["omnivore"]) + [fallback]))
+    keys = list(dict.fromkeys(slot.prefer.get(diet, slot.prefer["omnivore"]) + [slot.fallback]))
     return [MEALS[k] for k in keys if not (MEALS[k].tags & excluded)]
 
 
@@ -79,15 +84,24 @@ def _portion(food_key: str, grams: float, lang: str) -> FoodPortion:
     return FoodPortion(key=food_key, label=label, grams=int(grams), tags=sorted(food.tags))
 
 
-def _meal(slot_en: str, slot_fr: str, time: str, template: MealTemplate, kcal_goal: float, lang: str) -> Meal:
+def _meal(slot: Slot, template: MealTemplate, kcal_goal: float, lang: str) -> Meal:
     base = sum(FOODS[f].kcal * g / 100 for f, g in template.items)
     scale = min(3.0, max(0.5, kcal_goal / base)) if base else 1.0
     items = [_portion(f, g * scale, lang) for f, g in template.items]
-    totals = [sum(getattr(FOODS[i.key], attr) * i.grams / 100 for i in items)
-              for attr in ("kcal", "protein", "carbs", "fat")]
-    return Meal(slot=_t(lang, slot_en, slot_fr), time=time, name=_t(lang, template.en, template.fr),
-                items=items, kcal=round(totals[0]), protein_g=round(totals[1]), carbs_g=round(totals[2]),
-                fat_g=round(totals[3]))
+    totals = [
+        sum(getattr(FOODS[i.key], attr) * i.grams / 100 for i in items)
+        for attr in ("kcal", "protein", "carbs", "fat")
+    ]
+    return Meal(
+        slot=_t(lang, slot.en, slot.fr),
+        time=slot.time,
+        name=_t(lang, template.en, template.fr),
+        items=items,
+        kcal=round(totals[0]),
+        protein_g=round(totals[1]),
+        carbs_g=round(totals[2]),
+        fat_g=round(totals[3]),
+    )
 
 
 class RuleBasedNutritionProvider:
@@ -98,21 +112,40 @@ class RuleBasedNutritionProvider:
         excluded = excluded_food_tags(request)
         kcal, protein, carbs, fat = targets(request)
         options: list[list[tuple[int, Meal]]] = []
-        for slot_en, slot_fr, time, share, prefs, fallback in SLOTS:
-            templates = allowed(prefs, fallback, request.diet, excluded)
-            slot_meals = [(rank, _meal(slot_en, slot_fr, time, t, kcal * share, lang))
-                          for rank, t in enumerate(templates)]
+        for slot in SLOTS:
+            templates = allowed(slot, request.diet, excluded)
+            slot_meals = [
+                (rank, _meal(slot, t, kcal * slot.share, lang)) for rank, t in enumerate(templates)
+            ]
             if slot_meals:
                 options.append(slot_meals)
-        best = min(itertools.product(*options), key=lambda combo: _score(combo, protein)) if options else ()
+        best = (
+            min(itertools.product(*options), key=lambda combo: _score(combo, protein))
+            if options
+            else ()
+        )
         meals = [meal for _, meal in best]
-        totals = [sum(getattr(m, a) for m in meals) for a in ("kcal", "protein_g", "carbs_g", "fat_g")]
+        totals = [
+            sum(getattr(m, a) for m in meals) for a in ("kcal", "protein_g", "carbs_g", "fat_g")
+        ]
         return MealPlan(
-            goal=request.goal, diet=request.diet, allergies=request.allergies,
-            intolerances=request.intolerances, avoid=request.avoid, excluded_tags=sorted(excluded),
-            target_kcal=kcal, target_protein_g=protein, target_carbs_g=carbs, target_fat_g=fat,
-            meals=meals, total_kcal=totals[0], total_protein_g=totals[1], total_carbs_g=totals[2],
-            total_fat_g=totals[3], timing=_t(lang, *_TIMING), notes=self._notes(request, meals),
+            goal=request.goal,
+            diet=request.diet,
+            allergies=request.allergies,
+            intolerances=request.intolerances,
+            avoid=request.avoid,
+            excluded_tags=sorted(excluded),
+            target_kcal=kcal,
+            target_protein_g=protein,
+            target_carbs_g=carbs,
+            target_fat_g=fat,
+            meals=meals,
+            total_kcal=totals[0],
+            total_protein_g=totals[1],
+            total_carbs_g=totals[2],
+            total_fat_g=totals[3],
+            timing=_t(lang, *_TIMING),
+            notes=self._notes(request, meals),
             language=lang,
         )
 
@@ -122,28 +155,49 @@ class RuleBasedNutritionProvider:
         weight = request.weight_kg
         notes = []
         if weight is None:
-            notes.append(_t(lang, f"Targets assume about {DEFAULT_WEIGHT_KG:.0f} kg and a moderately active week — "
-                                  "tell me your weight to fine-tune them.",
-                            f"Objectifs calculés pour environ {DEFAULT_WEIGHT_KG:.0f} kg et une semaine "
-                            "modérément active — donnez-moi votre poids pour les affiner."))
+            notes.append(
+                _t(
+                    lang,
+                    f"Targets assume about {DEFAULT_WEIGHT_KG:.0f} kg and a moderately active week — "
+                    "tell me your weight to fine-tune them.",
+                    f"Objectifs calculés pour environ {DEFAULT_WEIGHT_KG:.0f} kg et une semaine "
+                    "modérément active — donnez-moi votre poids pour les affiner.",
+                )
+            )
         protein_foods: list[str] = []
         for meal in meals:
             for item in meal.items:
                 food = FOODS[item.key]
-                rich = food.protein >= 15 or food.protein * 4 >= 0.25 * food.kcal
+                rich = food.protein >= 8 and (
+                    food.protein >= 15 or food.protein * 4 >= 0.25 * food.kcal
+                )
                 if rich and food.key not in protein_foods:
                     protein_foods.append(food.key)
         names = ", ".join(_t(lang, FOODS[k].en, FOODS[k].fr) for k in protein_foods[:6])
-        notes.append(_t(lang, f"Main protein sources today: {names}.",
-                        f"Principales sources de protéines aujourd'hui : {names}."))
-        notes.append(_t(lang, "Drink 2–3 L of water a day, a little more on training days.",
-                        "Buvez 2 à 3 L d'eau par jour, un peu plus les jours d'entraînement."))
+        notes.append(
+            _t(
+                lang,
+                f"Main protein sources today: {names}.",
+                f"Principales sources de protéines aujourd'hui : {names}.",
+            )
+        )
+        notes.append(
+            _t(
+                lang,
+                "Drink 2–3 L of water a day, a little more on training days.",
+                "Buvez 2 à 3 L d'eau par jour, un peu plus les jours d'entraînement.",
+            )
+        )
         return notes
 
 
 _TIMING = (
-    "Five meals, one every 3–3½ hours; have the afternoon snack 60–90 min before training, "
-    "or right after it if you train in the evening.",
-    "Cinq prises alimentaires, toutes les 3 h à 3 h 30 ; prenez la collation de l'après-midi 60 à 90 min "
-    "avant l'entraînement, ou juste après si vous vous entraînez le soir.",
+    (
+        "Five meals, one every 3–3½ hours; have the afternoon snack 60–90 min before training, "
+        "or right after it if you train in the evening."
+    ),
+    (
+        "Cinq prises alimentaires, toutes les 3 h à 3 h 30 ; prenez la collation de l'après-midi 60 à 90 min "
+        "avant l'entraînement, ou juste après si vous vous entraînez le soir."
+    ),
 )

@@ -11,68 +11,37 @@ Rules, in order (the same message always gives the same hop, and no model is eve
 4. Neither matches on a new thread (no last agent) → ``workout_advisor``: people who open a
    fitness app usually ask about training first.
 
-Keywords are accent-free stems in the notation of `coach._text` and cover English and French
-forms (eat/eating/manger/mangé, reps/répétitions, injury/blessure, ...).
+Keywords live in `data/router_keywords.yaml`: accent-free stems in the notation of
+`coach._text`, covering English and French forms (eat/eating/manger/mangé, reps/répétitions,
+injury/blessure, ...).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
+
+import yaml
 
 from coach._text import find_keywords, normalize
 from coach.state import AGENTS, NUTRITION, WORKOUT, AgentName
 
-WORKOUT_KEYWORDS: tuple[str, ...] = (
-    # English
-    "workout*", "work out", "working out", "exercis*", "train", "trains", "training", "trainer*",
-    "gym*", "rep", "reps", "sets", "set of", "squat*", "deadlift*", "bench press*", "bench",
-    "lunge*", "push-up*", "pull-up*", "chin-up*", "plank*", "cardio*", "hiit", "interval*",
-    "run", "runs", "running", "runner*", "jog*", "sprint*", "swim*", "cycling", "bike", "biking",
-    "muscl*", "strength", "stronger", "lift", "lifts", "lifting", "weightlift*", "weights",
-    "split", "routine*", "stretch*", "mobility", "warm-up*", "cooldown", "cool-down",
-    "injur*", "knee*", "shoulder*", "back pain", "lower back", "sore*", "sprain*", "tendon*",
-    "hurt", "hurts", "hurting", "ache", "aches", "aching", "in pain", "painful", "pain in my",
-    "abs", "glute", "glutes", "gluteal", "hamstring*", "quad", "quads", "bicep*", "tricep*", "chest day", "leg day",
-    "dumbbell*", "barbell*", "kettlebell*", "treadmill*", "rowing machine", "marathon*",
-    "endurance", "stamina", "flexibility", "yoga", "pilates", "rest day*", "hypertroph*",
-    "bodyweight", "calisthenic*", "physio*", "fitness plan", "exercise plan", "sport*",
-    "get fit", "fitter", "in shape", "tone up", "toning", "posture", "session", "sessions",
-    # French
-    "entrain*", "seance*", "exercice*", "muscu*", "salle de sport", "salle de gym", "repetition*",
-    "serie", "series", "fente*", "pompe*", "traction*", "gainage", "courir", "course a pied",
-    "footing", "jogging", "natation", "nager", "velo", "fractionne*", "force", "haltere*",
-    "blesse*", "blessu*", "genou*", "epaule*", "mal au dos", "mal au", "mal a la", "mal aux", "douleur*", "dos", "lombaire*", "cheville*", "poignet*",
-    "etirement*", "echauffement*", "abdo*", "fessier*", "jambe*", "pectora*", "cuisse*",
-    "souplesse", "kine*", "sportif*", "sportive*", "en forme", "remise en forme", "tonifier",
-)
+KEYWORDS_FILE = Path(__file__).parent / "data" / "router_keywords.yaml"
 
-NUTRITION_KEYWORDS: tuple[str, ...] = (
-    # English
-    "eat", "eats", "eating", "ate", "eaten", "food*", "meal*", "diet*", "nutrition*", "nutrient*",
-    "protein*", "calori*", "kcal", "macro*", "carb*", "fats", "fibre", "fiber", "sugar*",
-    "breakfast*", "lunch*", "dinner*", "supper", "brunch", "snack*", "vegetarian*", "vegan*",
-    "veggie*", "pescatarian*", "pescetarian*", "plant-based", "allerg*", "intoleran*", "lactose",
-    "gluten*", "dairy", "peanut*", "nuts", "egg", "eggs", "recipe*", "cook*", "grocer*",
-    "supplement*", "creatine", "whey", "hydrat*", "drink*", "water", "vitamin*", "keto",
-    "fasting", "menu*", "portion*", "tofu", "chicken", "rice", "fruit*", "vegetable*",
-    "hungry", "hunger", "appetite", "cheat meal*", "halal", "kosher", "coeliac", "celiac",
-    "oat", "oats", "oatmeal", "porridge", "banana*", "coffee", "caffeine", "pasta", "bread",
-    "yogurt*", "yoghurt*", "cheese*", "meat*", "fish", "salmon", "tuna", "beef", "pork", "milk*",
-    "smoothie*", "shake", "shakes", "protein bar*", "juice*", "alcohol", "beer*", "wine", "potato*",
-    "avocado*", "salad*", "soup*", "sandwich*", "pizza*", "burger*", "sweets", "dessert*",
-    "chocolate*", "lentil*", "bean", "beans", "legume*",
-    # French
-    "manger", "mange", "manges", "mangent", "mangeons", "mangez", "mangé", "nourri*",
-    "aliment*", "repas", "regime*", "proteine*", "glucide*", "lipide*", "petit dejeuner",
-    "petit-dej*", "dejeuner", "diner", "collation*", "gouter", "=en-cas", "encas", "vegetarien*",
-    "vegetalien*", "vege", "veggie", "allergi*", "intoleran*", "laitier*", "oeuf*", "noix",
-    "arachide*", "cacahu*", "recette*", "cuisin*", "complement* alimentaire*", "boire",
-    "boisson*", "eau", "sucre*", "faim", "appetit", "legume*", "feculent*", "viande*",
-    "poisson*", "poulet", "riz", "fromage*", "pates", "cafe", "jus", "alcool", "biere*", "vin",
-    "soupe*", "salade*", "pomme*", "banane*", "avoine", "flocons", "chocolat*", "gateau*",
-    "sucreries", "patate*", "yaourt*", "lait", "lentille*", "haricot*", "tofu",
-)
+
+def load_keywords(path: Path = KEYWORDS_FILE) -> dict[str, tuple[str, ...]]:
+    """Each advisor's keywords (swap the file to route between another pair of experts)."""
+    raw = yaml.safe_load(path.read_text(encoding="utf-8"))
+    missing = [agent for agent in AGENTS if not raw.get(agent)]
+    if missing:
+        raise ValueError(f"{path.name}: no keywords for {missing}")
+    return {agent: tuple(str(k) for k in raw[agent]) for agent in AGENTS}
+
+
+_KEYWORDS = load_keywords()
+WORKOUT_KEYWORDS: tuple[str, ...] = _KEYWORDS[WORKOUT]
+NUTRITION_KEYWORDS: tuple[str, ...] = _KEYWORDS[NUTRITION]
 
 
 @dataclass(frozen=True)

@@ -19,20 +19,35 @@ import contextlib
 import json
 import logging
 import weakref
-from typing import Any, AsyncIterator, Iterable
+from collections.abc import AsyncIterator, Iterable
+from typing import Any
 
 from langchain_core.language_models import BaseChatModel
-from langchain_core.messages import AIMessage, AIMessageChunk, BaseMessage, HumanMessage, ToolMessage
+from langchain_core.messages import (
+    AIMessage,
+    AIMessageChunk,
+    BaseMessage,
+    HumanMessage,
+    ToolMessage,
+)
 from langgraph.graph.state import CompiledStateGraph
 from langgraph.types import Command
+from relais.events import (
+    AgentEvent,
+    DoneEvent,
+    ErrorEvent,
+    InterruptEvent,
+    TextChunk,
+    ToolCallEvent,
+)
+from relais.retry import RetryPolicy
+from relais.settings import Settings, get_settings
 
 from coach.checkpoint import open_checkpointer
 from coach.graph import HUMAN, build_coach_graph
 from coach.human import human_message
 from coach.language import detect_language
 from coach.state import AGENTS
-from relais.events import AgentEvent, DoneEvent, ErrorEvent, InterruptEvent, TextChunk, ToolCallEvent
-from relais.settings import Settings, get_settings
 
 log = logging.getLogger(__name__)
 
@@ -43,9 +58,9 @@ HISTORY_ITEM_CHARS = 4000
 
 _ERRORS = {
     "en": "Sorry — the coach hit a problem and could not finish this answer. Your conversation is saved: "
-          "send your message again.",
+    "send your message again.",
     "fr": "Désolé — le coach a rencontré un problème et n'a pas pu terminer cette réponse. Votre conversation "
-          "est enregistrée : renvoyez votre message.",
+    "est enregistrée : renvoyez votre message.",
 }
 
 
@@ -67,8 +82,12 @@ def _text_of(content: Any) -> str:
     if isinstance(content, str):
         return content
     if isinstance(content, list):
-        return "".join(b.get("text", "") if isinstance(b, dict) and b.get("type", "text") == "text" else
-                       (b if isinstance(b, str) else "") for b in content)
+        return "".join(
+            b.get("text", "")
+            if isinstance(b, dict) and b.get("type", "text") == "text"
+            else (b if isinstance(b, str) else "")
+            for b in content
+        )
     return ""
 
 
@@ -104,9 +123,56 @@ def _close_dangling_tool_calls(messages: list[BaseMessage]) -> list[ToolMessage]
         if isinstance(m, AIMessage):
             for call in m.tool_calls:
                 if call.get("id") and call["id"] not in answered:
-                    out.append(ToolMessage(content="The tool did not run (the previous turn failed).",
-                                           tool_call_id=call["id"], name=call.get("name"), status="error"))
+                    out.append(
+                        ToolMessage(
+                            content="The tool did not run (the previous turn failed).",
+                            tool_call_id=call["id"],
+                            name=call.get("name"),
+                            status="error",
+                        )
+                    )
     return out
+
+
+class _Turn:
+    """Turns one run's stream parts into events (advisor text, tool calls, the final interrupt)."""
+
+    def __init__(self) -> None:
+        self.last_text_id: str | None = None
+        self.interrupt: InterruptEvent | None = None
+
+    def on_message(self, chunk: Any, meta: dict[str, Any]) -> list[AgentEvent]:
+        """`messages` mode: model tokens (a chunk each) or a whole offline reply (cut in lines)."""
+        if meta.get("langgraph_node") not in AGENTS or not isinstance(chunk, AIMessage):
+            return []
+        text = _text_of(chunk.content)
+        if not text:
+            return []
+        events: list[AgentEvent] = []
+        if self.last_text_id is not None and chunk.id != self.last_text_id:
+            events.append(TextChunk("\n\n"))  # a second reply in the same turn
+        self.last_text_id = chunk.id
+        pieces = [text] if isinstance(chunk, AIMessageChunk) else _pieces(text)
+        return events + [TextChunk(piece) for piece in pieces]
+
+    def on_update(self, data: dict[str, Any] | None) -> list[AgentEvent]:
+        """`updates` mode: an advisor's tool calls, and the human node's interrupt payload."""
+        events: list[AgentEvent] = []
+        for node, update in (data or {}).items():
+            if node == "__interrupt__" and update and isinstance(update[-1].value, dict):
+                value = update[-1].value
+                self.interrupt = InterruptEvent(
+                    prompt=str(value.get("prompt", "")),
+                    choices=[str(c) for c in value.get("choices", [])],
+                    kind=str(value.get("kind", "constraints")),
+                    payload=dict(value),
+                )
+            elif node in AGENTS and isinstance(update, dict):
+                for m in update.get("messages", []):
+                    for call in getattr(m, "tool_calls", None) or []:
+                        label = format_tool_call(call["name"], call.get("args", {}))
+                        events.append(ToolCallEvent(label, name=call["name"]))
+        return events
 
 
 class CoachRunner:
@@ -128,7 +194,7 @@ class CoachRunner:
         checkpoint_target: str | None = None,
         settings: Settings | None = None,
         **graph_kwargs: Any,
-    ) -> AsyncIterator["CoachRunner"]:
+    ) -> AsyncIterator[CoachRunner]:
         """A runner on the settings' checkpointer; `model=None` forces the offline engine."""
         settings = settings or get_settings()
         engine = "offline"
@@ -138,12 +204,20 @@ class CoachRunner:
             model = chat_model(settings, temperature=0)
             engine = engine_info(settings).label
         elif model is not None:
-            engine = getattr(model, "model_name", None) or getattr(model, "model", None) or type(model).__name__
+            engine = (
+                getattr(model, "model_name", None)
+                or getattr(model, "model", None)
+                or type(model).__name__
+            )
+        if model is not None:
+            graph_kwargs.setdefault(
+                "retry", RetryPolicy(max_attempts=3, multiplier=1, wait_min=1, wait_max=8)
+            )
         async with open_checkpointer(checkpoint_target, settings) as saver:
             yield cls(build_coach_graph(model, saver, **graph_kwargs), engine=str(engine))
 
     @classmethod
-    async def create(cls, **kwargs: Any) -> "CoachRunner":
+    async def create(cls, **kwargs: Any) -> CoachRunner:
         """Like `open`, for hosts without a context (e.g. Chainlit startup); call `aclose()` later."""
         stack = contextlib.AsyncExitStack()
         runner = await stack.enter_async_context(cls.open(**kwargs))
@@ -166,7 +240,9 @@ class CoachRunner:
             self._locks[thread_id] = lock
         return lock
 
-    async def _graph_input(self, config: dict[str, Any], message: str, history: Iterable[Any] | None) -> Any:
+    async def _graph_input(
+        self, config: dict[str, Any], message: str, history: Iterable[Any] | None
+    ) -> Any:
         snapshot = await self.graph.aget_state(config)
         if snapshot.interrupts:
             return Command(resume=message)
@@ -175,7 +251,10 @@ class CoachRunner:
             seed = history_messages(history, message)
             return {"messages": [*seed, human_message(message, seed)]}
         repair = _close_dangling_tool_calls(messages)
-        log.info("coach thread not paused (next=%s): continuing with the new message", list(snapshot.next))
+        log.info(
+            "coach thread not paused (next=%s): continuing with the new message",
+            list(snapshot.next),
+        )
         await self.graph.aupdate_state(
             config, {"messages": [*repair, human_message(message, messages)]}, as_node=HUMAN
         )
@@ -185,48 +264,25 @@ class CoachRunner:
         self, thread_id: str, message: str, history: Iterable[Any] | None = None
     ) -> AsyncIterator[AgentEvent]:
         """One user message → text chunks, tool calls, then an interrupt (or an error), then done."""
-        lock = self._lock(thread_id)
-        async with lock:
+        async with self._lock(thread_id):
             config = self._config(thread_id)
-            interrupt_value: Any = None
-            last_text_id: str | None = None
+            turn = _Turn()
             try:
                 graph_input = await self._graph_input(config, message, history)
                 async for mode, data in self.graph.astream(
                     graph_input, config, stream_mode=["messages", "updates"]
                 ):
-                    if mode == "messages":
-                        chunk, meta = data
-                        if meta.get("langgraph_node") not in AGENTS or not isinstance(chunk, AIMessage):
-                            continue
-                        text = _text_of(chunk.content)
-                        if not text:
-                            continue
-                        if last_text_id is not None and chunk.id != last_text_id:
-                            yield TextChunk("\n\n")
-                        last_text_id = chunk.id
-                        for piece in [text] if isinstance(chunk, AIMessageChunk) else _pieces(text):
-                            yield TextChunk(piece)
-                        continue
-                    for node, update in (data or {}).items():
-                        if node == "__interrupt__":
-                            interrupt_value = update[-1].value if update else None
-                        elif node in AGENTS and isinstance(update, dict):
-                            for m in update.get("messages", []):
-                                for call in getattr(m, "tool_calls", None) or []:
-                                    yield ToolCallEvent(format_tool_call(call["name"], call.get("args", {})),
-                                                        name=call["name"])
-            except Exception as exc:  # a node failed: report it, keep the thread resumable
-                log.warning("coach turn failed on thread %s: %s: %s", thread_id, type(exc).__name__, exc)
+                    events = turn.on_message(*data) if mode == "messages" else turn.on_update(data)
+                    for event in events:
+                        yield event
+            except Exception as exc:  # noqa: BLE001 — a failed node becomes an event; the thread stays usable
+                log.warning(
+                    "coach turn failed on thread %s: %s: %s", thread_id, type(exc).__name__, exc
+                )
                 yield ErrorEvent(_ERRORS[detect_language(message)], code="graph_error")
             else:
-                if isinstance(interrupt_value, dict):
-                    yield InterruptEvent(
-                        prompt=str(interrupt_value.get("prompt", "")),
-                        choices=[str(c) for c in interrupt_value.get("choices", [])],
-                        kind=str(interrupt_value.get("kind", "constraints")),
-                        payload=dict(interrupt_value),
-                    )
+                if turn.interrupt is not None:
+                    yield turn.interrupt
         yield DoneEvent()  # outside the lock: a caller that stops at "done" never keeps the thread locked
 
     async def state(self, thread_id: str) -> dict[str, Any]:

@@ -12,7 +12,6 @@ from __future__ import annotations
 import hmac
 import time
 from collections import OrderedDict, deque
-from typing import Deque
 
 
 def parse_origins(value: str) -> set[str]:
@@ -44,7 +43,7 @@ class RateLimiter:
         self.limit = limit
         self.window_s = window_s
         self.max_clients = max_clients
-        self._hits: OrderedDict[str, Deque[float]] = OrderedDict()
+        self._hits: OrderedDict[str, deque[float]] = OrderedDict()
 
     def check(self, key: str, now: float | None = None) -> float | None:
         """Record a request; None if allowed, else seconds until the client may retry."""

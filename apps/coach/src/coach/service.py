@@ -18,9 +18,13 @@ from __future__ import annotations
 import contextlib
 import json
 import logging
-from typing import Any, AsyncContextManager, AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable
+from contextlib import AbstractAsyncContextManager
+from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, StrictStr, ValidationError, field_validator
+from relais.events import AgentEvent, ErrorEvent, InterruptEvent, TextChunk, ToolCallEvent
+from relais.settings import Settings, get_settings
 from sse_starlette.sse import EventSourceResponse
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
@@ -31,12 +35,10 @@ from starlette.routing import Route
 
 from coach.runner import CoachRunner
 from coach.security import RateLimiter, bearer_ok, origin_allowed, parse_origins
-from relais.events import AgentEvent, ErrorEvent, InterruptEvent, TextChunk, ToolCallEvent
-from relais.settings import Settings, get_settings
 
 log = logging.getLogger(__name__)
 
-RunnerFactory = Callable[[], AsyncContextManager[CoachRunner]]
+RunnerFactory = Callable[[], AbstractAsyncContextManager[CoachRunner]]
 _BODY_OVERHEAD = 256 * 1024  # room for conversation_history beside the message
 
 
@@ -69,8 +71,11 @@ def sse_event(event: AgentEvent) -> dict[str, str]:
     elif isinstance(event, ToolCallEvent):
         name, data = "tool_call", {"message": event.message}
     elif isinstance(event, InterruptEvent):
-        name, data = "interrupt", dict(event.payload) or {"prompt": event.prompt, "choices": event.choices,
-                                                             "kind": event.kind}
+        name, data = (
+            "interrupt",
+            dict(event.payload)
+            or {"prompt": event.prompt, "choices": event.choices, "kind": event.kind},
+        )
     elif isinstance(event, ErrorEvent):
         name, data = "error", {"message": event.message}
     else:
@@ -108,12 +113,16 @@ def _wants_json(request: Request) -> bool:
     return "application/json" in accept and "text/event-stream" not in accept
 
 
-def create_app(runner_factory: RunnerFactory | None = None, settings: Settings | None = None) -> Starlette:
+def create_app(
+    runner_factory: RunnerFactory | None = None, settings: Settings | None = None
+) -> Starlette:
     """The agent service. `runner_factory()` must return an async context manager of a CoachRunner."""
     settings = settings or get_settings()
     factory: RunnerFactory = runner_factory or (lambda: CoachRunner.open(settings=settings))
     origins = parse_origins(settings.agent_allowed_origins)
-    token = settings.external_agent_token.get_secret_value() if settings.external_agent_token else None
+    token = (
+        settings.external_agent_token.get_secret_value() if settings.external_agent_token else None
+    )
     limiter = RateLimiter(settings.agent_rate_limit_per_minute)
     max_chars = settings.agent_max_message_chars
 
@@ -134,7 +143,9 @@ def create_app(runner_factory: RunnerFactory | None = None, settings: Settings |
         authenticated = False
         if token is not None:
             if not bearer_ok(request.headers.get("authorization"), token):
-                return _problem(401, "missing or invalid bearer token", **{"WWW-Authenticate": "Bearer"})
+                return _problem(
+                    401, "missing or invalid bearer token", **{"WWW-Authenticate": "Bearer"}
+                )
             authenticated = True
         try:
             raw = await _read_body(request, max_chars * 4 + _BODY_OVERHEAD)
@@ -154,10 +165,16 @@ def create_app(runner_factory: RunnerFactory | None = None, settings: Settings |
             return _problem(422, _validation_detail(exc))
         if len(body.message) > max_chars:
             return _problem(413, f"message too long: {len(body.message)} > {max_chars} characters")
-        client = f"user:{body.user_id}" if authenticated else f"ip:{request.client.host if request.client else '?'}"
+        client = (
+            f"user:{body.user_id}"
+            if authenticated
+            else f"ip:{request.client.host if request.client else '?'}"
+        )
         retry_after = limiter.check(client)
         if retry_after is not None:
-            return _problem(429, "too many requests, retry later", **{"Retry-After": str(int(retry_after) + 1)})
+            return _problem(
+                429, "too many requests, retry later", **{"Retry-After": str(int(retry_after) + 1)}
+            )
 
         runner: CoachRunner = request.app.state.runner
         events = runner.run_turn(body.thread_key, body.message, body.conversation_history)
@@ -172,10 +189,19 @@ def create_app(runner_factory: RunnerFactory | None = None, settings: Settings |
 
     middleware = []
     if origins:
-        middleware.append(Middleware(CORSMiddleware, allow_origins=sorted(origins), allow_methods=["POST", "GET"],
-                                     allow_headers=["Authorization", "Content-Type", "Accept"]))
+        middleware.append(
+            Middleware(
+                CORSMiddleware,
+                allow_origins=sorted(origins),
+                allow_methods=["POST", "GET"],
+                allow_headers=["Authorization", "Content-Type", "Accept"],
+            )
+        )
     app = Starlette(
-        routes=[Route("/assistant", assistant, methods=["POST"]), Route("/health", health, methods=["GET"])],
+        routes=[
+            Route("/assistant", assistant, methods=["POST"]),
+            Route("/health", health, methods=["GET"]),
+        ],
         middleware=middleware,
         lifespan=lifespan,
     )

@@ -21,9 +21,8 @@ from langgraph.prebuilt import InjectedState
 from pydantic import BaseModel, Field
 
 from coach._text import has_any, normalize
+from coach._vocabulary import BODY_PART_WORDS, FOOD_WORDS
 from coach.constraints import (
-    FOOD_WORDS,
-    BODY_PART_WORDS,
     Constraints,
     Diet,
     Equipment,
@@ -178,7 +177,7 @@ def _foods(values: list[str] | None) -> set[str]:
 
 def workout_request(args: dict[str, Any], found: Constraints) -> WorkoutRequest:
     """Model arguments + conversation constraints → the provider's request."""
-    injuries = (_areas(args.get("injuries")) | set(found.injuries))
+    injuries = _areas(args.get("injuries")) | set(found.injuries)
     if len(injuries) > 1:
         injuries.discard("unspecified")
     return WorkoutRequest(
@@ -216,11 +215,11 @@ def make_workout_tool(provider: WorkoutProvider | None = None) -> BaseTool:
 
     @tool(WORKOUT_TOOL)
     def workout_plan(
-        messages: Annotated[list[AnyMessage], InjectedState("messages")],
         goal: Goal | None = None,
         days_per_week: int | None = None,
         equipment: Equipment | None = None,
         injuries: list[str] | None = None,
+        messages: Annotated[list[AnyMessage] | None, InjectedState("messages")] = None,
     ) -> str:
         """Build a weekly training programme (split, exercises with sets x reps, cardio sessions).
 
@@ -230,9 +229,13 @@ def make_workout_tool(provider: WorkoutProvider | None = None) -> BaseTool:
             equipment: gym, dumbbells or bodyweight.
             injuries: body areas to protect, e.g. ["knee", "shoulder"].
         """
-        args = {"goal": goal, "days_per_week": days_per_week, "equipment": equipment,
-                "injuries": injuries}
-        request = workout_request(args, constraints_from_messages(messages))
+        args = {
+            "goal": goal,
+            "days_per_week": days_per_week,
+            "equipment": equipment,
+            "injuries": injuries,
+        }
+        request = workout_request(args, constraints_from_messages(messages or []))
         return chosen.workout_plan(request).model_dump_json()
 
     return workout_plan
@@ -248,11 +251,11 @@ def make_meal_tool(provider: NutritionProvider | None = None) -> BaseTool:
 
     @tool(MEAL_TOOL)
     def meal_plan(
-        messages: Annotated[list[AnyMessage], InjectedState("messages")],
         goal: Goal | None = None,
         diet: Diet | None = None,
         allergies: list[str] | None = None,
         intolerances: list[str] | None = None,
+        messages: Annotated[list[AnyMessage] | None, InjectedState("messages")] = None,
     ) -> str:
         """Build one day of meals and snacks with daily kcal and macros, respecting the diet.
 
@@ -263,7 +266,7 @@ def make_meal_tool(provider: NutritionProvider | None = None) -> BaseTool:
             intolerances: foods to leave out, e.g. ["lactose", "gluten"].
         """
         args = {"goal": goal, "diet": diet, "allergies": allergies, "intolerances": intolerances}
-        request = meal_request(args, constraints_from_messages(messages))
+        request = meal_request(args, constraints_from_messages(messages or []))
         return chosen.meal_plan(request).model_dump_json()
 
     return meal_plan
@@ -272,9 +275,26 @@ def make_meal_tool(provider: NutritionProvider | None = None) -> BaseTool:
 def tool_args_from_constraints(tool_name: str, found: Constraints) -> dict[str, Any]:
     """The arguments the offline engine passes (only what is known, so labels stay short)."""
     if tool_name == WORKOUT_TOOL:
-        args: dict[str, Any] = {"goal": found.goal or "general", "days_per_week": found.days_per_week,
-                                "equipment": found.equipment, "injuries": found.injuries}
+        args: dict[str, Any] = {
+            "goal": found.goal or "general",
+            "days_per_week": found.days_per_week,
+            "equipment": found.equipment,
+            "injuries": found.injuries,
+        }
     else:
-        args = {"goal": found.goal or "general", "diet": found.diet, "allergies": found.allergies,
-                "intolerances": found.intolerances}
+        args = {
+            "goal": found.goal or "general",
+            "diet": found.diet,
+            "allergies": found.allergies,
+            "intolerances": found.intolerances,
+        }
     return {k: v for k, v in args.items() if v not in (None, [], "")}
+
+
+def __getattr__(name: str) -> BaseTool:
+    """`coach.tools.workout_plan` / `meal_plan`: the default rule-based tools, built on first use."""
+    if name in (WORKOUT_TOOL, MEAL_TOOL):
+        made = make_workout_tool() if name == WORKOUT_TOOL else make_meal_tool()
+        globals()[name] = made
+        return made
+    raise AttributeError(f"module 'coach.tools' has no attribute {name!r}")

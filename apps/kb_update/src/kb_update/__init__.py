@@ -25,7 +25,7 @@ _EXPORTS = {
     "drive": "kb_update.runner", "sqlite_checkpointer": "kb_update.runner",
     "SplitCoverageError": "kb_update.splitter", "check_coverage": "kb_update.splitter", "split": "kb_update.splitter",
 }
-__all__ = sorted(_EXPORTS)
+__all__ = list(_EXPORTS)
 
 
 def __getattr__(name: str) -> Any:

@@ -79,6 +79,8 @@ def kb_update_command(
         console.print(f"[red]{exc}[/red]")
         raise typer.Exit(2) from exc
     job = PriceChangeJob(change)
+    for warning in change.warnings():
+        console.print(f"[yellow]{escape(warning)}[/yellow]")
     parts = components_for(job, settings, reingest=not no_reingest)
     offline = parts.engine == "offline"
     console.print(f"[bold]{job.summary()}[/bold]  KB: {kb_dir}  engine: {engine_info(settings).label}"

@@ -122,9 +122,9 @@ class ConsistencyChecker:
         """Prices per the job's period stated in the article that are not this plan's."""
         amounts = []
         for money in find_money(text):
-            if money.currency == self.old.currency and money.period == self.old.period:
-                if not (_same(money.amount, self.old.amount) or _same(money.amount, self.new.amount)):
-                    amounts.append(money.amount)
+            same_kind = money.currency == self.old.currency and money.period == self.old.period
+            if same_kind and not (_same(money.amount, self.old.amount) or _same(money.amount, self.new.amount)):
+                amounts.append(money.amount)
         return amounts
 
     def _paragraph(self, index: int, paragraph: str, others: list[Decimal]) -> list[Finding]:

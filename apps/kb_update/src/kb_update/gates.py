@@ -1,4 +1,4 @@
-"""Running gates on a unit's output, and the model judge.
+"""Generic gates (paragraph diff, links), running gates on a unit's output, and the model judge.
 
 Code gates run first; the judge only where code cannot decide. With a model configured the
 judge is a separate model call answering one pass/fail question; offline, the job's clearly
@@ -11,7 +11,8 @@ from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import HumanMessage, SystemMessage
 from relais.retry import RetryPolicy
 
-from kb_update.markdown import blocks
+from kb_update.failures import failure
+from kb_update.markdown import blocks, links, paragraph_texts
 from kb_update.schemas import JudgeVerdict
 from kb_update.types import Gate, Unit
 
@@ -20,6 +21,46 @@ JUDGE_SYSTEM = (
     "number and the exact text of every problem, and say what it should be. Set needs_person when the fix "
     "needs a decision the job does not give (for example another product's price)."
 )
+
+
+class ParagraphDiff:
+    """Code gate: only paragraphs in scope (the price-bearing ones) differ from the original."""
+
+    name = "paragraph-diff"
+
+    def __call__(self, unit: Unit, text: str) -> list[str]:
+        before, after = paragraph_texts(unit["original"]), paragraph_texts(text)
+        if len(before) != len(after):
+            return [failure("structure", f"the article has {len(after)} paragraphs instead of {len(before)}; "
+                                         "keep every paragraph and blank line as they were.")]
+        scope = set(unit["scope"])
+        allowed = ", ".join(str(i + 1) for i in sorted(scope)) or "none"
+        out = []
+        for index, (old, new) in enumerate(zip(before, after)):
+            if old != new and index not in scope:
+                shown = old if len(old) <= 600 else old[:600] + " …"
+                out.append(failure(
+                    "out-of-scope",
+                    f"changed but carries no price (you may change paragraph(s) {allowed} only); restore it "
+                    f"exactly as it was: «{shown}»", index))
+        return out
+
+
+class LinksPreserved:
+    """Code gate: every link target of the original is still there, and none was added."""
+
+    name = "links-preserved"
+
+    def __call__(self, unit: Unit, text: str) -> list[str]:
+        before, after = links(unit["original"]), links(text)
+        out = []
+        for target in sorted(set(before) | set(after)):
+            if after[target] < before[target]:
+                out.append(failure("links", f"link `{target}` is missing (was there {before[target]}×, now "
+                                            f"{after[target]}×); keep every link exactly."))
+            elif after[target] > before[target]:
+                out.append(failure("links", f"link `{target}` was added; do not add links."))
+        return out
 
 
 class ModelJudge:

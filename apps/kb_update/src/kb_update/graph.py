@@ -194,12 +194,12 @@ def build_graph(parts: Components, config: EngineConfig = EngineConfig()) -> Sta
         output, error, gates, skipped = None, None, {}, []
         try:
             output = parts.worker(work)
-        except Exception as exc:  # a failing worker fails its unit only
+        except Exception as exc:  # noqa: BLE001 - a failing worker fails its unit only
             error = f"{type(exc).__name__}: {exc}"
         if output is not None:
             try:
                 gates, skipped = run_gates(unit, output, code_gates, parts.judge, parts.judge_is_model)
-            except Exception as exc:  # a crashing gate must not pass a unit
+            except Exception as exc:  # noqa: BLE001 - a crashing gate must not pass a unit
                 error = f"a gate raised {type(exc).__name__}: {exc}"
         failures = [message for messages in gates.values() for message in messages]
         if error and parts.secrets:
@@ -236,8 +236,10 @@ def build_graph(parts: Components, config: EngineConfig = EngineConfig()) -> Sta
                 record["escalation"] = f"still failing after {attempt['attempt']} attempts (MAX_ATTEMPTS)"
             else:
                 record["status"] = "retry"
-        proposals = propose_lessons(job, [a for a in current if a["failures"]],
-                                    state["lessons"], config.lesson_min_units, parts.lesson_model, parts.retry)
+        proposals: list[Lesson] = []
+        if any(record["status"] in ("queued", "retry") for record in status.values()):  # someone can benefit
+            proposals = propose_lessons(job, [a for a in current if a["failures"]], state["lessons"],
+                                        config.lesson_min_units, parts.lesson_model, parts.retry)
         return {"status": status, "proposals": proposals}
 
     def route(state: RunState) -> Literal["learn", "plan_round", "review"]:

@@ -22,7 +22,7 @@ from kb_update.types import Attempt, Lesson
 log = logging.getLogger(__name__)
 
 # Failures that say nothing about the brief: a crashed worker, or a call a person must make.
-NOT_LESSONS = frozenset({"worker-error", "needs-person", "linked-price"})
+NOT_LESSONS = frozenset({"worker-error", "gate-error", "needs-person", "linked-price"})
 
 LESSON_SYSTEM = (
     "Several workers failed the same check while updating help articles. Write ONE short, general "

@@ -14,8 +14,10 @@ from pathlib import Path
 
 from kb_update.articles import kb_files, read_article
 from kb_update.consistency import ConsistencyChecker, period_factor
-from kb_update.failures import failure, hint_text, parse_hints
-from kb_update.markdown import blocks, links, paragraph_texts, replace_blocks, sentence_at
+from kb_update.failures import parse_hints
+from kb_update.gates import LinksPreserved, ParagraphDiff
+from kb_update.markdown import blocks, replace_blocks, sentence_at
+from kb_update.price_gates import NewPricePresent, OfflineJudge, OldPriceAbsent
 from kb_update.prices import (
     PERIOD_LABEL,
     Money,
@@ -23,14 +25,13 @@ from kb_update.prices import (
     find_money,
     parse_price,
     rewrite_amount,
-    rewrite_mention_text,
 )
 from kb_update.types import Gate, Hit, Lesson, Unit, WorkerInput
 
 # Words right next to an amount that make it something other than the plan's price.
 _NOT_THE_PRICE = re.compile(
     r"\b(?:credits?|gift|cards?|vouchers?|coupons?|off|discounts?|rebates?|fees?|deposits?|bonus|rewards?|"
-    r"cashback|more|less|extra|additional|cheaper|cr[ée]dits?|carte-cadeau|cartes?-cadeaux|bons?|rabais|"
+    r"cashback|more|less|extra|additional|cheaper|cr[ée]dits?|cadeaux?|bons?|rabais|"
     r"r[ée]ductions?|remises?|frais|caution|primes?|plus|moins|suppl[ée]mentaires?)\b",
     re.IGNORECASE,
 )
@@ -69,6 +70,13 @@ class PriceChange:
         if old_price.amount == new_price.amount and old_price.currency == new_price.currency:
             raise ValueError("the old and new prices are the same")
         return cls(old=old_price, new=new_price, **kwargs)  # type: ignore[arg-type]
+
+    def warnings(self) -> list[str]:
+        """What the person should know before the run (shown by the CLI and the chat profile)."""
+        if self.old.period is None:
+            return [(f"No period given ({self.old.raw}): amounts derived from it (×12 for a year) cannot be "
+                     "checked. Write it with its period, e.g. '$10/month' or '10 $/mois'.")]
+        return []
 
     def to_dict(self) -> dict[str, object]:
         return {"old": self.old.raw, "new": self.new.raw, "label": self.label,
@@ -121,6 +129,17 @@ class PriceChangeJob:
             return f"{self.new.currency}{amount}/month, {amount} {self.new.currency}/mois"
         return self.new.raw
 
+    @staticmethod
+    def _same_period(money: Money, price: Price) -> bool:
+        """A mention states this price's period, or none (a price given without period matches any)."""
+        return price.period is None or money.period in (price.period, None)
+
+    def is_old_price(self, money: Money) -> bool:
+        return money.same_price(self.old) and self._same_period(money, self.old)
+
+    def is_new_price(self, money: Money) -> bool:
+        return money.same_price(self.new) and self._same_period(money, self.new)
+
     # --- search and split ------------------------------------------------------------------
     def search(self, kb_dir: Path) -> list[Hit]:
         hits: list[Hit] = []
@@ -164,7 +183,7 @@ class PriceChangeJob:
             if period or _PLAN_CONTEXT.search(context):
                 return True, "a total computed from the old price, in a billing context"
             return False, "equals a multiple of the old price but has no plan or billing context"
-        if period == self.old.period and period is not None:
+        if period is not None and (period == self.old.period or self.old.period is None):
             return True, f"states the price per {PERIOD_LABEL[period]}"
         if period is not None:
             return False, f"a price per {PERIOD_LABEL[period]}, not per {PERIOD_LABEL.get(self.old.period or '', '?')}"
@@ -181,8 +200,8 @@ class PriceChangeJob:
             return "; ".join(f"paragraph {p + 1} ({', '.join(t)})" for p, t in sorted(by_paragraph.items()))
 
         prices, derived = where("price"), where("derived")
-        parts = [f"In '{unit['title']}' ({unit['path']}), change the {self.change.label} price from "
-                 f"{self.old.raw} to {self.new.raw}"]
+        parts = [(f"In '{unit['title']}' ({unit['path']}), change the {self.change.label} price from "
+                  f"{self.old.raw} to {self.new.raw}")]
         if prices:
             parts.append(f" at {prices}")
         if derived:
@@ -222,7 +241,7 @@ class PriceChangeJob:
             for money in reversed(find_money(paragraph)):
                 if (block.index, money.start) in ruled_out:
                     continue
-                if money.same_price(self.old) and money.period in (self.old.period, None):
+                if self.is_old_price(money):
                     paragraph = rewrite_amount(paragraph, money, self.new.amount)
             replacements[block.index] = paragraph
         draft = replace_blocks(text, replacements)
@@ -253,6 +272,10 @@ class PriceChangeJob:
     def offline_judge(self) -> Gate:
         return OfflineJudge(self)
 
+    def findings(self, text: str, allowed: Counter[tuple[int, str]]) -> list[str]:
+        """The consistency checker's failure messages for a rewritten article."""
+        return [f.message for f in self._checker.findings(text, allowed)]
+
     def judge_question(self) -> str:
         return (
             f"{self.summary()} Does this article still say anything that contradicts the new price "
@@ -278,8 +301,8 @@ class PriceChangeJob:
             "difference": (f"Also update differences between this price and other plans' prices{eg}.", "difference"),
             "arithmetic": (f"Recompute worked examples that use the price so they still add up{eg}.", "arithmetic"),
             "old-price": (f"Replace every form of the old price {self.old.raw}, in English and French{eg}.", None),
-            "new-price-missing": (f"Write the new price {self.new.raw} in the article's own form wherever the "
-                                  "old one was.", None),
+            "new-price-missing": ((f"Write the new price {self.new.raw} in the article's own form wherever "
+                                   "the old one was."), None),
             "out-of-scope": ("Only edit paragraphs that mention the price; copy every other paragraph exactly.", None),
             "structure": ("Keep every paragraph and blank line; never merge or split paragraphs.", None),
             "links": ("Keep every link target exactly as it is.", None),
@@ -288,118 +311,3 @@ class PriceChangeJob:
             return None
         text, rule = templates[tag]
         return Lesson(id="", tag=tag, text=text, rule=rule, units=units, status="proposed")
-
-
-# --- the gates -------------------------------------------------------------------------------
-def _allowed(unit: Unit) -> Counter[tuple[int, str]]:
-    """(paragraph, text) of mentions the splitter ruled out: they may stay as they are."""
-    return Counter((h["paragraph"], h["text"]) for h in unit["discarded"])
-
-
-class OldPriceAbsent:
-    """Code gate: the old price no longer appears (except mentions ruled out by the splitter)."""
-
-    name = "old-price-absent"
-
-    def __init__(self, job: PriceChangeJob) -> None:
-        self.job = job
-
-    def __call__(self, unit: Unit, text: str) -> list[str]:
-        allowed = _allowed(unit)
-        out = []
-        for block in blocks(text):
-            for money in find_money(block.text):
-                if not (money.same_price(self.job.old) and money.period in (self.job.old.period, None)):
-                    continue
-                key = (block.index, money.text)
-                if allowed[key] > 0:
-                    allowed[key] -= 1
-                    continue
-                target = rewrite_mention_text(money, self.job.new.amount)
-                out.append(failure("old-price", f"still contains `{money.text}`; {hint_text(money.text, target)}.",
-                                   block.index))
-        return out
-
-
-class NewPricePresent:
-    """Code gate: each paragraph that had the old price now has the new one as many times."""
-
-    name = "new-price-present"
-
-    def __init__(self, job: PriceChangeJob) -> None:
-        self.job = job
-
-    def __call__(self, unit: Unit, text: str) -> list[str]:
-        expected = Counter(h["paragraph"] for h in unit["hits"] if h["kind"] == "price")
-        paragraphs = {b.index: b.text for b in blocks(text)}
-        out = []
-        for index, count in sorted(expected.items()):
-            body = paragraphs.get(index, "")
-            found = sum(1 for m in find_money(body) if m.same_price(self.job.new)
-                        and m.period in (self.job.new.period, None))
-            if found < count:
-                was = ", ".join(f"`{h['text']}`" for h in unit["hits"]
-                                if h["paragraph"] == index and h["kind"] == "price")
-                out.append(failure(
-                    "new-price-missing",
-                    f"had the old price {count}× ({was}) but shows the new price {self.job.new.raw} only "
-                    f"{found}×; write it where the old one was.", index))
-        return out
-
-
-class ParagraphDiff:
-    """Code gate: only paragraphs in scope (the price-bearing ones) differ from the original."""
-
-    name = "paragraph-diff"
-
-    def __call__(self, unit: Unit, text: str) -> list[str]:
-        before, after = paragraph_texts(unit["original"]), paragraph_texts(text)
-        if len(before) != len(after):
-            return [failure("structure", f"the article has {len(after)} paragraphs instead of {len(before)}; "
-                                         "keep every paragraph and blank line as they were.")]
-        scope = set(unit["scope"])
-        allowed = ", ".join(str(i + 1) for i in sorted(scope)) or "none"
-        out = []
-        for index, (old, new) in enumerate(zip(before, after)):
-            if old != new and index not in scope:
-                shown = old if len(old) <= 600 else old[:600] + " …"
-                out.append(failure(
-                    "out-of-scope",
-                    f"changed but carries no price (you may change paragraph(s) {allowed} only); restore it "
-                    f"exactly as it was: «{shown}»", index))
-        return out
-
-
-class LinksPreserved:
-    """Code gate: every link target of the original is still there, and none was added."""
-
-    name = "links-preserved"
-
-    def __call__(self, unit: Unit, text: str) -> list[str]:
-        before, after = links(unit["original"]), links(text)
-        out = []
-        for target in sorted(set(before) | set(after)):
-            if after[target] < before[target]:
-                out.append(failure("links", f"link `{target}` is missing (was there {before[target]}×, now "
-                                            f"{after[target]}×); keep every link exactly."))
-            elif after[target] > before[target]:
-                out.append(failure("links", f"link `{target}` was added; do not add links."))
-        return out
-
-
-class OfflineJudge:
-    """OFFLINE STAND-IN for the model judge: a code check of amounts derived from the price.
-
-    It answers the judge's question ("does the article still contradict the new price?")
-    only for shapes code can recognise: period totals (×12), differences, worked examples
-    and linked prices. With a model configured, the model judge replaces it.
-    """
-
-    name = "judge (offline stand-in: derived-amount code check)"
-
-    def __init__(self, job: PriceChangeJob) -> None:
-        self.job = job
-
-    def __call__(self, unit: Unit, text: str) -> list[str]:
-        return [f.message for f in self.job._checker.findings(text, _allowed(unit))]
-

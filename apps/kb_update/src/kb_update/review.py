@@ -7,8 +7,12 @@ publish will write.
 from __future__ import annotations
 
 import difflib
+from pathlib import Path
 from typing import Any
 
+from kb_update.articles import kb_files, read_article
+from kb_update.markdown import paragraph_texts
+from kb_update.prices import find_money
 from kb_update.types import Attempt
 
 
@@ -24,6 +28,46 @@ def unit_diff(path: str, before: str, after: str) -> str:
 def _history(attempts: list[Attempt]) -> list[dict[str, Any]]:
     return [{"attempt": a["attempt"], "failures": a["failures"], "error": a["error"],
              "lessons": a["lessons"]} for a in attempts]
+
+
+def changed_prices(before: str, after: str) -> list[tuple[str, str]]:
+    """(old, new) texts of every amount-with-period the edit changed, paragraph by paragraph."""
+    pairs: list[tuple[str, str]] = []
+    for old_par, new_par in zip(paragraph_texts(before), paragraph_texts(after)):
+        if old_par == new_par:
+            continue
+        old_money, new_money = find_money(old_par), find_money(new_par)
+        if len(old_money) != len(new_money):
+            continue
+        for a, b in zip(old_money, new_money):
+            if a.period and a.text != b.text and (a.text, b.text) not in pairs:
+                pairs.append((a.text, b.text))
+    return pairs
+
+
+def cross_check(kb_dir: Path, state: dict[str, Any]) -> list[str]:
+    """Units checked against each other after the join: a price one unit changed that another
+    article (after this run) still states. Warnings for the reviewer; they block nothing."""
+    after: dict[str, str] = {}
+    for path in kb_files(kb_dir):
+        rel = path.relative_to(kb_dir).as_posix()
+        text = read_article(path)
+        if text is not None:
+            after[rel] = text
+    changes: dict[tuple[str, str], list[str]] = {}
+    for uid, record in state.get("status", {}).items():
+        unit = state["units"][uid]
+        if record["status"] == "done" and record["output"]:
+            after[unit["path"]] = record["output"]
+            for pair in changed_prices(unit["original"], record["output"]):
+                changes.setdefault(pair, []).append(unit["path"])
+    warnings = []
+    for (old, new), where in changes.items():
+        stale = sorted(rel for rel, text in after.items() if old in text and rel not in where)
+        if stale:
+            warnings.append(f"`{old}` became `{new}` in {', '.join(where)}, but {', '.join(stale)} still "
+                            f"state{'s' if len(stale) == 1 else ''} `{old}`.")
+    return warnings
 
 
 def build_review(summary: str, state: dict[str, Any]) -> dict[str, Any]:
@@ -55,8 +99,10 @@ def build_review(summary: str, state: dict[str, Any]) -> dict[str, Any]:
         "worker_calls": calls, "retries": calls - attempted,
         "lessons_approved": sum(1 for lesson in state.get("lessons", []) if lesson["status"] == "approved"),
     }
+    kb_dir = state.get("kb_dir")
     return {
         "job": summary, "units": units, "discarded": discarded, "lessons": state.get("lessons", []),
+        "cross_checks": cross_check(Path(kb_dir), state) if kb_dir else [],
         "publishable": [u["path"] for u in units if u["status"] == "done" and u["changed"]], "stats": stats,
     }
 
@@ -71,9 +117,9 @@ def render_markdown(review: dict[str, Any]) -> str:
     s = review["stats"]
     out = [
         f"## Review — {review['job']}",
-        f"{s['units']} units · {len(review['publishable'])} ready to publish · {s['corrected']} needed "
-        f"corrections · {s['escalated']} escalated · {s['worker_calls']} worker calls ({s['retries']} retries) · "
-        f"{s['lessons_approved']} lesson(s) approved",
+        (f"{s['units']} units · {len(review['publishable'])} ready to publish · {s['corrected']} needed "
+         f"corrections · {s['escalated']} escalated · {s['worker_calls']} worker calls ({s['retries']} retries) · "
+         f"{s['lessons_approved']} lesson(s) approved"),
     ]
     for unit in review["units"]:
         if unit["status"] == "done":
@@ -91,6 +137,9 @@ def render_markdown(review: dict[str, Any]) -> str:
                 out.append(f"- attempt {attempt['attempt']}: {shown}")
         if unit["diff"]:
             out.append(_fence(unit["diff"]))
+    if review.get("cross_checks"):
+        out.append("### Across articles (to look at; not blocking)")
+        out += [f"- {warning}" for warning in review["cross_checks"]]
     if review["lessons"]:
         out.append("### Lessons")
         out += [f"- {lesson['id']} ({lesson['status']}): {lesson['text']}" for lesson in review["lessons"]]

@@ -15,7 +15,7 @@ import uuid
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Union
+from typing import Any
 
 from langgraph.checkpoint.base import BaseCheckpointSaver
 from langgraph.checkpoint.sqlite import SqliteSaver
@@ -82,7 +82,7 @@ class Finished:
     published: dict[str, Any] | None = None
 
 
-RunEvent = Union[SplitDone, UnitStarted, UnitChecked, RoundDone, ApprovalNeeded, Finished]
+RunEvent = SplitDone | UnitStarted | UnitChecked | RoundDone | ApprovalNeeded | Finished
 
 
 # --- checkpointer --------------------------------------------------------------------------

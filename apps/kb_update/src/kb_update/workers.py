@@ -36,8 +36,8 @@ def worker_prompt(task: WorkerInput) -> str:
         *[f"- {name}: {value}" for name, value in task["decisions"].items()],
         "Lessons from earlier units:",
         *([f"- {lesson['text']}" for lesson in task["lessons"]] or ["- none so far"]),
-        f"Scope: change only paragraphs {_paragraph_list(task['scope'])} (paragraphs are blocks separated by "
-        "a blank line, numbered from 1). Leave every other sentence exactly as it is.",
+        (f"Scope: change only paragraphs {_paragraph_list(task['scope'])} (paragraphs are blocks separated by "
+         "a blank line, numbered from 1). Leave every other sentence exactly as it is."),
         "Paragraphs in scope:",
         *[f"¶{i + 1}: {paragraphs[i]}" for i in sorted(task["scope"]) if i in paragraphs],
     ]

@@ -18,7 +18,7 @@ from chatbot.core import i18n
 from chatbot.core.intent_classifier import IntentType, classify_intent_and_answer, history_messages
 from chatbot.core.offline_intent import format_few_shots, get_offline_classifier, load_examples
 from chatbot.core.prompts import BASE_SYSTEM_PROMPT, format_context, get_enhanced_system_prompt
-from chatbot.persistence import ALTER, NORMAL
+from chatbot.core.modes import ALTER, NORMAL
 from relais.events import (
     ChatEvent,
     DoneEvent,

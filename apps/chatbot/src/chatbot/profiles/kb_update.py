@@ -172,7 +172,8 @@ class KbUpdateConversation:
             run = KbUpdateRun(parts, self.kb_dir, saver, self.config or EngineConfig(),
                               job_record=change.to_dict(), **extra)
             if thread_id is None:
-                await self.surface.say(f"{job.summary()} Searching `{self.kb_dir}`…")
+                notes = "".join(f"\n\n⚠️ {warning}" for warning in change.warnings())
+                await self.surface.say(f"{job.summary()} Searching `{self.kb_dir}`…{notes}")
             while True:
                 waiting: ApprovalNeeded | None = None
                 try:
@@ -184,7 +185,7 @@ class KbUpdateConversation:
                             return
                         else:
                             await self._progress(event)
-                except Exception as exc:  # runaway run, split coverage, model errors: say it plainly
+                except Exception as exc:  # noqa: BLE001 - runaway run, split coverage, model errors: say it plainly
                     await self.surface.say(f"The update stopped: {exc}. Nothing was published.")
                     return
                 if waiting is None:
@@ -246,9 +247,9 @@ class KbUpdateConversation:
 
     async def _finished(self, event: Any) -> None:
         s = event.stats
-        lines = [f"**{event.outcome}** — {s.get('units', 0)} units, {s.get('worker_calls', 0)} worker calls "
-                 f"({s.get('retries', 0)} retries), {s.get('corrected', 0)} corrected, {s.get('escalated', 0)} "
-                 f"escalated, {s.get('lessons_approved', 0)} lesson(s), {s.get('seconds', 0):.1f} s."]
+        lines = [(f"**{event.outcome}** — {s.get('units', 0)} units, {s.get('worker_calls', 0)} worker calls "
+                  f"({s.get('retries', 0)} retries), {s.get('corrected', 0)} corrected, {s.get('escalated', 0)} "
+                  f"escalated, {s.get('lessons_approved', 0)} lesson(s), {s.get('seconds', 0):.1f} s.")]
         published = event.published or {}
         if event.outcome == "rejected":
             lines.append("Not approved: nothing was written.")

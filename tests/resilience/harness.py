@@ -1,0 +1,234 @@
+"""Shared scaffolding for the fault, restart, load, security and scale-out tests.
+
+Why it exists: those tests all run the real app (Chainlit + the coach service as subprocesses)
+on an ingested knowledge base, talk to it like a browser, kill and restart it, and then look
+at what was persisted. The pieces they share live here:
+
+- `ingested_data_dir(dest, cache_root)`: a data dir with the demo KB already ingested. The
+  ingest (~1 min on 2 cores) runs once per KB content and is copied for every stack.
+- `Chat`: the lead's `ChatSession`, but `connect()` also waits for `on_chat_start` /
+  `on_chat_resume` to finish, so their `task_end` can never end the first question's turn.
+- `Stack`: one app instance (Chainlit + coach service) that can be started, killed -9 and
+  restarted on the same ports and data dir.
+- Readers of what was persisted: a Chainlit thread over its HTTP API, a coach thread through
+  `coach.CoachRunner` on the same checkpointer the service uses.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import shutil
+import subprocess
+import sys
+import time
+import uuid
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable
+
+import httpx
+
+from tests.chainlit_driver import ChatSession, ServerProcess, Turn, agent_server, chainlit_server, login, relais_env
+from tests.conftest import REPO_ROOT, free_port
+
+KB_DIR = REPO_ROOT / "data" / "knowledge"
+USERS = {"alice": "alice-pass-1", "bob": "bob-pass-2", "carol": "carol-pass-3", "dave": "dave-pass-4"}
+USERS_ENV = ",".join(f"{u}:{p}" for u, p in USERS.items())
+MEAT_AND_FISH = ("chicken", "beef", "turkey", "pork", "salmon", "tuna", "fish", "shrimp", "ham")
+
+
+# --- an ingested knowledge base, built once ---------------------------------------------------
+def _kb_fingerprint() -> str:
+    digest = hashlib.sha256()
+    for path in sorted(p for p in KB_DIR.rglob("*") if p.is_file()):
+        digest.update(str(path.relative_to(KB_DIR)).encode())
+        digest.update(path.read_bytes())
+    return digest.hexdigest()[:16]
+
+
+def ingested_template(cache_root: Path) -> Path:
+    """A data dir holding the demo KB's index, ingested by the real CLI once per KB content."""
+    target = cache_root / f"relais-ingested-kb-{_kb_fingerprint()}"
+    if (target / ".complete").exists():
+        return target
+    staging = cache_root / f".staging-{uuid.uuid4().hex[:8]}"
+    done = subprocess.run(
+        [sys.executable, "-m", "chatbot.cli", "ingest"],
+        env=relais_env(staging), cwd=REPO_ROOT, capture_output=True, text=True, timeout=900,
+    )
+    if done.returncode != 0:
+        raise RuntimeError(f"ingest failed:\n{done.stdout[-2000:]}\n{done.stderr[-2000:]}")
+    (staging / ".complete").write_text("ok")
+    try:
+        staging.rename(target)
+    except OSError:  # another run finished first: use its copy
+        shutil.rmtree(staging, ignore_errors=True)
+    return target
+
+
+def ingested_data_dir(dest: Path, cache_root: Path) -> Path:
+    """`dest` as a fresh data dir with the demo KB already indexed."""
+    shutil.copytree(ingested_template(cache_root), dest, ignore=shutil.ignore_patterns(".complete"))
+    return dest
+
+
+def cache_root_for(tmp_path_factory: Any) -> Path:
+    """Outlives one pytest run (pytest keeps its base temp folders' parent)."""
+    return Path(tmp_path_factory.getbasetemp()).parent
+
+
+# --- a browser-like chat session ---------------------------------------------------------------
+class Chat(ChatSession):
+    """`ChatSession` whose `connect()` returns only once the start/resume hook has finished."""
+
+    def _register(self) -> None:
+        super()._register()
+        self.task_ends = 0
+
+        @self.sio.on("task_end")
+        async def _end(*_: Any) -> None:
+            self.task_ends += 1
+            self._done.set()
+
+    async def connect(self, timeout: float = 60) -> "Chat":
+        resuming = self.thread_id is not None
+        await super().connect()
+        await wait_until(lambda: self.task_ends >= 2, timeout, "on_chat_start/on_chat_resume did not finish")
+        if resuming:
+            await wait_until(lambda: self.resumed is not None, timeout, "the thread was not resumed")
+        return self
+
+    @property
+    def current(self) -> Turn:
+        """The turn being received right now (to watch tokens arrive while `ask` is pending)."""
+        return self._turn
+
+    async def click_label(self, label: str, actions: list[dict[str, Any]], timeout: float = 120) -> Turn:
+        """Click the quick choice `label` among `actions`; wait until the agent's next prompt (or an
+        error) arrived — action callbacks run outside Chainlit's task_start/task_end."""
+        action = next(a for a in actions if a.get("label") == label)
+        turn = await self.click(action, timeout=timeout)
+        await wait_until(lambda: bool(turn.actions) or "⚠️" in turn.text, timeout, f"no answer after clicking {label}")
+        await asyncio.sleep(0.3)
+        return turn
+
+
+async def wait_until(predicate: Callable[[], bool], timeout: float, what: str) -> None:
+    deadline = time.monotonic() + timeout
+    while not predicate():
+        if time.monotonic() > deadline:
+            raise TimeoutError(what)
+        await asyncio.sleep(0.05)
+
+
+def login_as(base_url: str, user: str) -> str:
+    return login(base_url, user, USERS[user])
+
+
+async def open_chat(base_url: str, user: str, thread_id: str | None = None, profile: str = "Assistant") -> Chat:
+    return await Chat(base_url, login_as(base_url, user), chat_profile=profile, thread_id=thread_id).connect()
+
+
+def coach_answered(turn: Turn) -> bool:
+    """The turn came from the coach: a tool step and the constraint prompt's quick choices."""
+    return any(s.get("type") == "tool" for s in turn.steps) and bool(turn.actions)
+
+
+def tool_labels(turn: Turn) -> list[str]:
+    return [str(s.get("output", "")) for s in turn.steps if s.get("type") == "tool"]
+
+
+# --- one app instance ---------------------------------------------------------------------------
+@dataclass
+class Stack:
+    """Chainlit + the coach service on fixed ports over one data dir (SQLite unless env says)."""
+
+    work: Path
+    data_dir: Path
+    env: dict[str, str] = field(default_factory=dict)
+    agent_env: dict[str, str] = field(default_factory=dict)
+    app_port: int = field(default_factory=free_port)
+    agent_port: int = field(default_factory=free_port)
+    agent: ServerProcess | None = None
+    app: ServerProcess | None = None
+
+    def __post_init__(self) -> None:
+        self.env = {"RELAIS_USERS": USERS_ENV, **self.env}
+        self.agent = self.agent or agent_server(self.data_dir, self.work, port=self.agent_port, **self.env, **self.agent_env)
+        app_env = {"ENABLE_ORCHESTRATOR": "true", "EXTERNAL_AGENT_URL": f"http://127.0.0.1:{self.agent_port}", **self.env}
+        self.app = self.app or chainlit_server(self.data_dir, self.work, port=self.app_port, **app_env)
+
+    @property
+    def url(self) -> str:
+        assert self.app is not None
+        return self.app.url
+
+    def start(self) -> "Stack":
+        assert self.agent is not None and self.app is not None
+        self.agent.start()
+        self.app.start(timeout=180)
+        return self
+
+    def kill9(self) -> None:
+        """Crash both processes at once: no shutdown hooks, no flush."""
+        assert self.agent is not None and self.app is not None
+        self.app.kill9()
+        self.agent.kill9()
+
+    def stop(self) -> None:
+        for proc in (self.app, self.agent):
+            if proc is not None:
+                proc.stop()
+
+    def replace_agent(self, proc: ServerProcess) -> None:
+        """Serve the coach with another command on the same port (e.g. the real one after a fake)."""
+        if self.agent is not None:
+            self.agent.stop()
+        self.agent = proc
+
+    def logs(self) -> str:
+        return "\n".join(p.logs() for p in (self.app, self.agent) if p is not None and p.log_path.exists())
+
+
+def slow_agent_server(data_dir: Path, work: Path, port: int, delay_s: float = 0.03, **env: str) -> ServerProcess:
+    """The real coach service with a slow-streaming scripted model (see `slow_agent.py`)."""
+    args = [sys.executable, "-m", "tests.resilience.slow_agent", "--port", str(port), "--delay", str(delay_s)]
+    return ServerProcess(args, port, relais_env(data_dir, **{"RELAIS_USERS": USERS_ENV, **env}), cwd=REPO_ROOT,
+                         log=work / f"slow-agent-{port}.log", health="/health")
+
+
+# --- what was persisted ---------------------------------------------------------------------------
+def get_thread(base_url: str, token: str, thread_id: str) -> httpx.Response:
+    return httpx.get(f"{base_url}/project/thread/{thread_id}", cookies={"access_token": token}, timeout=20)
+
+
+def user_messages(thread: dict[str, Any]) -> list[str]:
+    """The user's messages of a persisted Chainlit thread, in order."""
+    steps = sorted(thread.get("steps") or [], key=lambda s: s.get("createdAt") or "")
+    return [s.get("output") or "" for s in steps if s.get("type") == "user_message"]
+
+
+def thread_metadata(thread: dict[str, Any]) -> dict[str, Any]:
+    import json
+
+    raw = thread.get("metadata")
+    if isinstance(raw, str):
+        return json.loads(raw or "{}")
+    return raw or {}
+
+
+async def coach_thread(checkpoint_target: str, thread_id: str) -> tuple[dict[str, Any], list[str]]:
+    """(state summary, the person's messages) of a coach thread, read through `coach.CoachRunner`
+    on the checkpointer the service writes (SQLite file or Postgres URL)."""
+    from coach.runner import CoachRunner
+
+    async with CoachRunner.open(model=None, checkpoint_target=checkpoint_target) as runner:
+        state = await runner.state(thread_id)
+        history = await runner.history(thread_id)
+    return state, [m["content"] for m in history if m["role"] == "user"]
+
+
+def checkpoint_file(data_dir: Path) -> str:
+    """The coach service's default SQLite checkpoint under a data dir (`Settings.checkpoint_target`)."""
+    return str(data_dir / "checkpoints.db")
