@@ -84,18 +84,52 @@ def test_encode_within_budget_stops_on_budget_and_never_reencodes(tmp_path: Path
     assert bench_retrieval.encode_within_budget(embedder, texts, tmp_path, budget_s=60)[0] == 0
 
 
-def test_cached_subset_keeps_only_fully_embedded_documents(tmp_path: Path) -> None:
-    from knowledge.beir import BeirDataset
-    from knowledge.chunking import Chunk
+def test_cached_vectors_use_the_cache_and_fill_the_rest_with_unit_placeholders(tmp_path: Path) -> None:
     from knowledge.embedding_cache import embed_texts
 
-    chunks = [Chunk("a1", "A", "", "", 0), Chunk("a2", "A", "", "", 1), Chunk("b1", "B", "", "", 0)]
-    dataset = BeirDataset(tmp_path, {"A": ("", "a"), "B": ("", "b"), "C": ("", "")}, {}, {})
     embedder = HashEmbedder()
-    embed_texts(embedder, ["a1", "b1"], tmp_path)  # A is missing a2
-    assert set(bench_retrieval.cached_subset(dataset, chunks, embedder, tmp_path)) == {"B"}
-    embed_texts(embedder, ["a2"], tmp_path)
-    assert set(bench_retrieval.cached_subset(dataset, chunks, embedder, tmp_path)) == {"A", "B"}
+    embed_texts(embedder, ["known"], tmp_path)
+    matrix, real = bench_retrieval.cached_vectors(["unknown", "known"], embedder, tmp_path)
+    assert real == 1
+    assert np.allclose(matrix[1], embedder.embed_query("known"))
+    assert np.allclose(np.linalg.norm(matrix, axis=1), 1.0)
+    again, _ = bench_retrieval.cached_vectors(["unknown", "known"], embedder, tmp_path)
+    assert np.array_equal(matrix, again)  # placeholders are fixed: runs stay comparable
+
+
+def _chunks(n: int) -> list:
+    from knowledge.chunking import Chunk
+
+    topics = ["protein folding", "vitamin d", "gene expression", "malaria vaccine", "stem cells"]
+    return [Chunk(f"Study {i} on {topics[i % 5]} and outcome {i}.", f"doc{i}", f"Paper {i}", "", 0)
+            for i in range(n)]
+
+
+def test_query_timing_runs_every_side_on_one_placeholder_index(isolated_settings: Path) -> None:
+    """Ours and the reference must search the very same collection, query by query."""
+    from knowledge.store import chroma_client
+    from relais.settings import get_settings
+
+    settings = get_settings()
+    embedder = HashEmbedder()
+    chunks = _chunks(40)
+    vectors, real = bench_retrieval.cached_vectors([c.index_text for c in chunks], embedder,
+                                                   isolated_settings / "embeddings")
+    assert real == 0
+    with bench_retrieval.placeholder_index(chunks, vectors, settings, embedder) as (kb, chroma_dir):
+        collection = chroma_client(settings, chroma_dir).get_collection("beir", embedding_function=None)
+        assert collection.count() == kb.store.count() == 40
+        samples, _ = bench_retrieval.time_queries(
+            kb, collection, embedder, ["vitamin d study", "malaria vaccine outcome", "stem cells"],
+            top_k=5, warmup=1, query_budget_s=60, min_queries=1)
+        assert kb.search("malaria vaccine", mode="bm25", min_score=0)[0].text.endswith("malaria vaccine and outcome 3.")
+    assert {k: len(v) for k, v in samples.items()} == {
+        "raw encode + collection.query": 3, "KnowledgeBase.search hybrid": 3,
+        "KnowledgeBase.search dense": 3, "KnowledgeBase.search bm25": 3}
+    from knowledge.embedding_cache import EmbeddingCache, text_key
+
+    cache = EmbeddingCache(isolated_settings / "embeddings", embedder.name, embedder.dim)
+    assert cache.get_many([text_key(c.index_text) for c in chunks]) == {}  # placeholders never cached
 
 
 def test_thread_probe_restores_torch_threads() -> None:

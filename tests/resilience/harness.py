@@ -6,8 +6,7 @@ at what was persisted. The pieces they share live here:
 
 - `ingested_data_dir(dest, cache_root)`: a data dir with the demo KB already ingested. The
   ingest (~1 min on 2 cores) runs once per KB content and is copied for every stack.
-- `Chat`: the lead's `ChatSession`, but `connect()` also waits for `on_chat_start` /
-  `on_chat_resume` to finish, so their `task_end` can never end the first question's turn.
+- `Chat`: the lead's `ChatSession`, plus the turn being streamed and clicks by label.
 - `Stack`: one app instance (Chainlit + coach service) that can be started, killed -9 and
   restarted on the same ports and data dir.
 - Readers of what was persisted: a Chainlit thread over its HTTP API, a coach thread through
@@ -80,23 +79,28 @@ def cache_root_for(tmp_path_factory: Any) -> Path:
 
 # --- a browser-like chat session ---------------------------------------------------------------
 class Chat(ChatSession):
-    """`ChatSession` whose `connect()` returns only once the start/resume hook has finished."""
+    """`ChatSession` plus what these tests need: a start that waits for `on_chat_start` however
+    busy the server is, the turn in progress, and clicking a choice by label."""
 
-    def _register(self) -> None:
-        super()._register()
-        self.task_ends = 0
-
-        @self.sio.on("task_end")
-        async def _end(*_: Any) -> None:
-            self.task_ends += 1
-            self._done.set()
-
-    async def connect(self, timeout: float = 60) -> "Chat":
-        resuming = self.thread_id is not None
-        await super().connect()
-        await wait_until(lambda: self.task_ends >= 2, timeout, "on_chat_start/on_chat_resume did not finish")
-        if resuming:
-            await wait_until(lambda: self.resumed is not None, timeout, "the thread was not resumed")
+    async def connect(self, timeout: float = 90) -> "Chat":
+        """A new chat: wait for `on_chat_start`'s own task to end (this app always defines it).
+        `ChatSession.connect` gives it 2 s to begin, too short when 16 sessions connect at once:
+        its task_end would then end the first question's turn."""
+        if self.thread_id is not None:
+            await super().connect()
+            return self
+        await self.sio.connect(
+            self.base_url,
+            socketio_path="/ws/socket.io",
+            transports=["websocket"],
+            headers={"Cookie": f"access_token={self.token}"},
+            auth={"clientType": "webapp", "sessionId": self.session_id, "threadId": None, "userEnv": "{}",
+                  "chatProfile": self.chat_profile},
+            wait_timeout=20,
+        )
+        await self.sio.emit("connection_successful")
+        for kind in ("end", "start", "end"):  # connection_successful's task, then on_chat_start's
+            await self._next_task_event(kind, timeout)
         return self
 
     @property
@@ -127,16 +131,35 @@ def login_as(base_url: str, user: str) -> str:
 
 
 async def open_chat(base_url: str, user: str, thread_id: str | None = None, profile: str = "Assistant") -> Chat:
-    return await Chat(base_url, login_as(base_url, user), chat_profile=profile, thread_id=thread_id).connect()
-
-
-def coach_answered(turn: Turn) -> bool:
-    """The turn came from the coach: a tool step and the constraint prompt's quick choices."""
-    return any(s.get("type") == "tool" for s in turn.steps) and bool(turn.actions)
+    chat = Chat(base_url, login_as(base_url, user), chat_profile=profile, thread_id=thread_id)
+    await chat.connect()
+    if thread_id is not None and chat.resumed is None:
+        raise RuntimeError(f"thread {thread_id} was not resumed: {chat.resume_error}")
+    return chat
 
 
 def tool_labels(turn: Turn) -> list[str]:
-    return [str(s.get("output", "")) for s in turn.steps if s.get("type") == "tool"]
+    """The agent's tool calls shown as steps (`name(args)`), in order; other tool-type steps (the
+    hand-off audit) and a step's empty first emission are left out."""
+    final: dict[str, dict[str, Any]] = {}
+    for step in turn.steps:
+        if step.get("type") == "tool":
+            final[step.get("id") or str(len(final))] = step
+    return [str(s.get("output") or "") for s in final.values()
+            if str(s.get("output") or "").startswith(f"{s.get('name')}(")]
+
+
+def coach_answered(turn: Turn) -> bool:
+    """The turn came from the coach: a tool-call step and the constraint prompt's quick choices."""
+    return bool(tool_labels(turn)) and bool(turn.actions)
+
+
+async def settle_elements(turn: Turn, timeout: float = 3) -> list[dict[str, Any]]:
+    """Element events may trail the end of Chainlit's task by a moment."""
+    deadline = time.monotonic() + timeout
+    while not turn.elements and time.monotonic() < deadline:
+        await asyncio.sleep(0.1)
+    return turn.elements
 
 
 # --- one app instance ---------------------------------------------------------------------------

@@ -74,7 +74,9 @@ def _assert_each_once(messages: list[str], expected: list[str]) -> None:
 async def _resume(stack: Stack, user: str, thread_id: str) -> Chat:
     token = login_as(stack.url, user)
     assert thread_id in [t["id"] for t in await list_threads(stack.url, token)]
-    chat = await Chat(stack.url, token, thread_id=thread_id).connect()
+    chat = Chat(stack.url, token, thread_id=thread_id)
+    await chat.connect()
+    assert chat.resumed is not None, chat.resume_error
     assert thread_metadata(get_thread(stack.url, token, thread_id).json()).get("mode") == "ALTER"
     return chat
 

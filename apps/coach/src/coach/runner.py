@@ -178,9 +178,12 @@ class _Turn:
 class CoachRunner:
     """Runs coach turns on a compiled graph and turns graph output into `AgentEvent`s."""
 
-    def __init__(self, graph: CompiledStateGraph, *, engine: str = "offline") -> None:
+    def __init__(
+        self, graph: CompiledStateGraph, *, engine: str = "offline", receipts: Any = None
+    ) -> None:
         self.graph = graph
         self.engine = engine
+        self.receipts = receipts  # a handoff_audit ReceiptStore: every turn leaves receipts
         self._locks: weakref.WeakValueDictionary[str, asyncio.Lock] = weakref.WeakValueDictionary()
         self._stack: contextlib.AsyncExitStack | None = None
 
@@ -213,8 +216,12 @@ class CoachRunner:
             graph_kwargs.setdefault(
                 "retry", RetryPolicy(max_attempts=3, multiplier=1, wait_min=1, wait_max=8)
             )
+        from handoff_audit.recorder import ReceiptStore
+
+        receipts = ReceiptStore(settings.data_dir / "receipts.db", secrets=settings.secret_values())
         async with open_checkpointer(checkpoint_target, settings) as saver:
-            yield cls(build_coach_graph(model, saver, **graph_kwargs), engine=str(engine))
+            graph = build_coach_graph(model, saver, **graph_kwargs)
+            yield cls(graph, engine=str(engine), receipts=receipts)
 
     @classmethod
     async def create(cls, **kwargs: Any) -> CoachRunner:
@@ -261,17 +268,29 @@ class CoachRunner:
         return None
 
     async def run_turn(
-        self, thread_id: str, message: str, history: Iterable[Any] | None = None
+        self,
+        thread_id: str,
+        message: str,
+        history: Iterable[Any] | None = None,
+        user_id: str | None = None,
     ) -> AsyncIterator[AgentEvent]:
-        """One user message → text chunks, tool calls, then an interrupt (or an error), then done."""
+        """One user message → text chunks, tool calls, then an interrupt (or an error), then done.
+
+        Each turn's handoffs (the router's choice, the human node's wait) leave audit receipts.
+        """
         async with self._lock(thread_id):
             config = self._config(thread_id)
             turn = _Turn()
+            audit = await self._start_audit(config, thread_id, message)
             try:
                 graph_input = await self._graph_input(config, message, history)
                 async for mode, data in self.graph.astream(
-                    graph_input, config, stream_mode=["messages", "updates"]
+                    graph_input, config, stream_mode=["messages", "updates", "tasks"]
                 ):
+                    if audit is not None:
+                        audit.observe((mode, data))
+                    if mode == "tasks":
+                        continue
                     events = turn.on_message(*data) if mode == "messages" else turn.on_update(data)
                     for event in events:
                         yield event
@@ -279,11 +298,54 @@ class CoachRunner:
                 log.warning(
                     "coach turn failed on thread %s: %s: %s", thread_id, type(exc).__name__, exc
                 )
+                await self._record_audit(audit, config, user_id or thread_id)
                 yield ErrorEvent(_ERRORS[detect_language(message)], code="graph_error")
             else:
+                await self._record_audit(audit, config, user_id or thread_id)
                 if turn.interrupt is not None:
                     yield turn.interrupt
         yield DoneEvent()  # outside the lock: a caller that stops at "done" never keeps the thread locked
+
+    # --- handoff audit ---------------------------------------------------------------------------
+    async def _start_audit(self, config: dict[str, Any], thread_id: str, message: str) -> Any:
+        if self.receipts is None:
+            return None
+        from handoff_audit.langgraph_adapter import COACH_ROUTER_CONTRACT, GraphTurnAudit
+
+        from coach.router import route
+
+        before = await self.graph.aget_state(config)
+        return GraphTurnAudit(
+            thread_id=thread_id,
+            contract=COACH_ROUTER_CONTRACT,
+            intended=route(message, (before.values or {}).get("last_active_agent")),
+            state_before=before,
+        )
+
+    async def _record_audit(self, audit: Any, config: dict[str, Any], user_id: str) -> None:
+        """Store the turn's receipts; auditing never breaks the conversation."""
+        if audit is None:
+            return
+        try:
+            from handoff_audit.builders import owner_id
+
+            from coach.constraints import constraints_from_messages
+
+            after = await self.graph.aget_state(config)
+            messages = list((after.values or {}).get("messages", []))
+            found = constraints_from_messages(messages)
+            context = {"history": messages, "goal": found.goal, "constraints": found.model_dump()}
+            await asyncio.to_thread(
+                audit.record,
+                self.receipts,
+                after,
+                context=context,
+                constraints=found,
+                owner=owner_id(user_id),
+                ttl_s=get_settings().coach_interrupt_ttl_s,
+            )
+        except Exception as exc:  # noqa: BLE001
+            log.warning("coach receipts not recorded: %s", type(exc).__name__)
 
     async def state(self, thread_id: str) -> dict[str, Any]:
         """A thread's summary: message counts, the advisor in charge, and whether it waits for the person."""

@@ -177,7 +177,7 @@ def create_app(
             )
 
         runner: CoachRunner = request.app.state.runner
-        events = runner.run_turn(body.thread_key, body.message, body.conversation_history)
+        events = runner.run_turn(body.thread_key, body.message, body.conversation_history, user_id=body.user_id)
         if _wants_json(request):
             return JSONResponse(await _collect(events))
 

@@ -30,10 +30,25 @@ def min_max(scores: Mapping[K, float]) -> dict[K, float]:
     return {key: ((value - low) / span if span > 0 else 1.0) for key, value in scores.items()}
 
 
-def convex_combination(score_lists: Sequence[tuple[Mapping[K, float], float]]) -> dict[K, float]:
-    """Σ weight · min-max(score); a key missing from a list scores 0 there."""
-    fused: dict[K, float] = {}
-    for scores, weight in score_lists:
-        for key, value in min_max(scores).items():
-            fused[key] = fused.get(key, 0.0) + weight * value
-    return fused
+def z_score(scores: Mapping[K, float]) -> dict[K, float]:
+    """Standardise over the candidates (mean 0, deviation 1)."""
+    if not scores:
+        return {}
+    values = list(scores.values())
+    mean = sum(values) / len(values)
+    std = (sum((v - mean) ** 2 for v in values) / len(values)) ** 0.5
+    return {key: ((value - mean) / std if std > 0 else 0.0) for key, value in scores.items()}
+
+
+def convex_combination(score_lists: Sequence[tuple[Mapping[K, float], float]],
+                       normalise: str = "minmax") -> dict[K, float]:
+    """Σ weight · normalised score ("minmax" or "zscore"); a key missing from a list gets that
+    list's lowest normalised score (it ranked below every candidate there)."""
+    norm = z_score if normalise == "zscore" else min_max
+    normalised = [(norm(scores), weight) for scores, weight in score_lists]
+    floors = [min(values.values(), default=0.0) for values, _ in normalised]
+    keys: set[K] = set()
+    for values, _ in normalised:
+        keys |= set(values)
+    return {key: sum(weight * values.get(key, floor) for (values, weight), floor in zip(normalised, floors))
+            for key in keys}

@@ -165,18 +165,14 @@ class LexicalIndex:
         vals = np.fromiter(weights.values(), dtype=np.float32)
         return np.asarray(self._matrix[:, cols] @ vals).ravel()
 
-    def _expand(self, weights: dict[int, float], scores: np.ndarray) -> dict[int, float]:
-        """RM3-style feedback: mix the query with the heaviest terms of the top documents."""
+    def _expand(self, weights: dict[int, float], top: np.ndarray, doc_weights: np.ndarray) -> dict[int, float]:
+        """RM3-style feedback: mix the query with the heaviest terms of the `top` rows."""
         p = self.params
-        if p.prf_docs <= 0 or not weights:
-            return weights
-        top = np.argsort(-scores)[: p.prf_docs]
-        top = top[scores[top] > 0]
-        if len(top) == 0:
+        if not weights or len(top) == 0:
             return weights
         if self._rows is None:
             self._rows = self._matrix.tocsr()
-        doc_weights = scores[top] / scores[top].sum()
+        doc_weights = doc_weights / max(float(doc_weights.sum()), 1e-9)
         rows = self._rows[top]
         row_sums = np.asarray(rows.sum(axis=1)).ravel()
         rows = rows.multiply(1.0 / np.maximum(row_sums, 1e-9)[:, None]).tocsr()
@@ -193,6 +189,11 @@ class LexicalIndex:
         for t, w in expansion.items():
             mixed[t] = mixed.get(t, 0.0) + (1 - p.prf_weight) * w / total_e
         return mixed
+
+    def row_of(self, chunk_id: str) -> int | None:
+        if not hasattr(self, "_row_index"):
+            self._row_index = {id_: i for i, id_ in enumerate(self.ids)}
+        return self._row_index.get(chunk_id)
 
     def idf(self, token: str) -> float:
         """BM25 idf of `token` in this index; a token the index lacks gets the highest idf."""
@@ -212,17 +213,24 @@ class LexicalIndex:
         weights = {t: self.idf(t) for t in wanted}
         return sum(w for t, w in weights.items() if t in present) / (sum(weights.values()) or 1.0)
 
-    def scores(self, query: str) -> np.ndarray:
-        """BM25 score of every row for `query` (with feedback expansion when enabled)."""
+    def scores(self, query: str, feedback_rows: Sequence[int] | None = None) -> np.ndarray:
+        """BM25 score of every row for `query`, expanded with feedback terms when enabled:
+        from `feedback_rows` if given (e.g. the top of a fused ranking), else from BM25's own
+        top `prf_docs` rows."""
         weights = self._weights(analyse_query(query, self.languages, self.params.stopwords))
         scores = self._score(weights)
+        if feedback_rows:
+            top = np.asarray(list(feedback_rows), dtype=np.int64)
+            return self._score(self._expand(weights, top, np.ones(len(top), dtype=np.float32)))
         if self.params.prf_docs > 0:
-            scores = self._score(self._expand(weights, scores))
+            top = np.argsort(-scores)[: self.params.prf_docs]
+            top = top[scores[top] > 0]
+            scores = self._score(self._expand(weights, top, scores[top]))
         return scores
 
-    def search(self, query: str, n: int) -> list[tuple[int, float]]:
+    def search(self, query: str, n: int, feedback_rows: Sequence[int] | None = None) -> list[tuple[int, float]]:
         """Top `n` (row, score) with a positive score, best first."""
-        scores = self.scores(query)
+        scores = self.scores(query, feedback_rows)
         if n <= 0 or not len(scores):
             return []
         n = min(n, len(scores))

@@ -26,7 +26,7 @@ import asyncio
 import threading
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 import numpy as np
 
@@ -83,6 +83,10 @@ class RetrievalConfig:
     depth: int = 100  # candidates taken from each ranker before fusion
     min_margin: float = 0.2  # cosine above the question's same-language baseline (see module doc)
     min_coverage: float = 0.5  # ...or this share of the question's words (idf-weighted)
+    normalise: str = "minmax"  # score normalisation of the convex fusion: "minmax" | "zscore"
+    feedback_docs: int = 0  # hybrid pseudo-relevance feedback from the top fused hits; 0 = off
+    dense_feedback: float = 0.0  # Rocchio: query vector + this × mean of the feedback vectors
+    lexical_feedback: bool = False  # RM3 terms from the feedback hits (LexicalParams.prf_*)
     lexical: LexicalParams = field(default_factory=LexicalParams)
 
     @classmethod
@@ -187,7 +191,10 @@ class KnowledgeBase:
 
     def search(self, query: str, top_k: int | None = None, mode: str | None = None, *,
                min_score: float | None = None, group_by_source: bool = False) -> list[Hit]:
-        """The `top_k` most relevant chunks for `query` (one per source if `group_by_source`)."""
+        """The `top_k` most relevant chunks for `query` (one per source if `group_by_source`).
+
+        `min_score` overrides `RETRIEVAL_MIN_SCORE`; 0 turns the relevance bar off.
+        """
         query = (query or "").strip()[: self.settings.max_question_chars]
         mode = mode or self.settings.retrieval_mode
         if mode not in MODES:
@@ -196,8 +203,10 @@ class KnowledgeBase:
         min_score = self.settings.retrieval_min_score if min_score is None else min_score
         if not query or top_k <= 0 or self.is_empty():
             return []
-        depth = max(self.config.depth, top_k * (4 if group_by_source else 2))
-        key = (lambda p: p["source"]) if group_by_source else (lambda p: p["id"])
+        cfg = self.config
+        depth = max(cfg.depth, top_k * (4 if group_by_source else 2))
+        key: Callable[[dict[str, Any]], str] = (
+            (lambda p: p["source"]) if group_by_source else (lambda p: p["id"]))
 
         payloads: dict[str, dict[str, Any]] = {}  # fusion key → chunk payload (best chunk)
         dense: dict[str, float] = {}
@@ -205,37 +214,75 @@ class KnowledgeBase:
         qvec: np.ndarray | None = None
         if mode in ("dense", "hybrid"):
             qvec = self.embedder.embed_query(query)
-            for hit in self.store.query(qvec, depth):
-                payload = _chunk_payload(hit.id, hit.document, hit.metadata)
-                k = key(payload)
-                if k not in dense:
-                    dense[k] = hit.score
-                    payloads.setdefault(k, payload)
+            dense = self._dense(qvec, depth, key, payloads)
         if mode in ("bm25", "hybrid"):
-            index = self.lexical()
-            if index is not None:
-                for row, score in index.search(query, depth):
-                    payload = self._payloads.get(index.ids[row])
-                    if payload is None:
-                        continue
-                    k = key(payload)
-                    if k not in lexical:
-                        lexical[k] = score
-                        payloads.setdefault(k, payload)
-
+            lexical = self._lexical_hits(query, depth, key, payloads)
         fused = self._fuse(mode, dense, lexical)
+        cosines = dict(dense)  # the question's own cosine, for the relevance bar
+        if mode == "hybrid" and cfg.feedback_docs > 0 and fused and qvec is not None:
+            dense, lexical = self._feedback(query, qvec, fused, dense, lexical, depth, key, payloads)
+            fused = self._fuse(mode, dense, lexical)
+            cosines = {k: v for k, v in cosines.items() if k in fused}
+
         ranked = sorted(fused, key=lambda k: fused[k], reverse=True)
-        hits: list[Hit] = []
         if qvec is not None and min_score > 0:
             ranked = ranked[: top_k * 3]
-            self._fill_dense_scores(qvec, ranked, payloads, dense)
-            bar = self._baseline(query, qvec) + self.config.min_margin
-            ranked = [k for k in ranked if self._relevant(query, dense.get(k, -1.0), payloads[k], min_score, bar)]
+            self._fill_dense_scores(qvec, ranked, payloads, cosines)
+            bar = self._baseline(query, qvec) + cfg.min_margin
+            ranked = [k for k in ranked if self._relevant(query, cosines.get(k, -1.0), payloads[k], min_score, bar)]
+        hits: list[Hit] = []
         for k in ranked[:top_k]:
             p = payloads[k]
             hits.append(Hit(p["text"], p["source"], p["title"], p["section"], p["chunk_index"],
-                            float(fused[k]), dense.get(k), lexical.get(k), p["id"]))
+                            float(fused[k]), cosines.get(k), lexical.get(k), p["id"]))
         return hits
+
+    def _dense(self, qvec: np.ndarray, depth: int, key: Callable[[dict[str, Any]], str],
+               payloads: dict[str, dict[str, Any]]) -> dict[str, float]:
+        """Fusion key → best cosine among the `depth` nearest chunks."""
+        scores: dict[str, float] = {}
+        for hit in self.store.query(qvec, depth):
+            payload = _chunk_payload(hit.id, hit.document, hit.metadata)
+            k = key(payload)
+            if k not in scores:
+                scores[k] = hit.score
+                payloads.setdefault(k, payload)
+        return scores
+
+    def _lexical_hits(self, query: str, depth: int, key: Callable[[dict[str, Any]], str],
+                      payloads: dict[str, dict[str, Any]], feedback_ids: list[str] | None = None
+                      ) -> dict[str, float]:
+        """Fusion key → best BM25 score among the `depth` best chunks."""
+        index = self.lexical()
+        if index is None:
+            return {}
+        rows = [r for r in (index.row_of(i) for i in feedback_ids or []) if r is not None]
+        scores: dict[str, float] = {}
+        for row, score in index.search(query, depth, rows or None):
+            payload = self._payloads.get(index.ids[row])
+            if payload is None:
+                continue
+            k = key(payload)
+            if k not in scores:
+                scores[k] = score
+                payloads.setdefault(k, payload)
+        return scores
+
+    def _feedback(self, query: str, qvec: np.ndarray, fused: dict[str, float], dense: dict[str, float],
+                  lexical: dict[str, float], depth: int, key: Callable[[dict[str, Any]], str],
+                  payloads: dict[str, dict[str, Any]]) -> tuple[dict[str, float], dict[str, float]]:
+        """Second round seeded by the top fused hits: Rocchio on the query vector, RM3 terms."""
+        cfg = self.config
+        top = sorted(fused, key=lambda k: fused[k], reverse=True)[: cfg.feedback_docs]
+        chunk_ids = [payloads[k]["id"] for k in top]
+        if cfg.dense_feedback > 0:
+            vectors = list(self.store.embeddings(chunk_ids).values())
+            if vectors:
+                moved = qvec + cfg.dense_feedback * np.mean(vectors, axis=0)
+                dense = self._dense(moved / np.linalg.norm(moved), depth, key, payloads)
+        if cfg.lexical_feedback:
+            lexical = self._lexical_hits(query, depth, key, payloads, chunk_ids)
+        return dense, lexical
 
     async def asearch(self, query: str, top_k: int | None = None, mode: str | None = None,
                       **kwargs: Any) -> list[Hit]:
@@ -252,7 +299,7 @@ class KnowledgeBase:
             rank = lambda scores: sorted(scores, key=lambda k: scores[k], reverse=True)  # noqa: E731
             return reciprocal_rank_fusion(
                 [(rank(dense), cfg.dense_weight), (rank(lexical), cfg.lexical_weight)], k=cfg.rrf_k)
-        return convex_combination([(dense, cfg.dense_weight), (lexical, cfg.lexical_weight)])
+        return convex_combination([(dense, cfg.dense_weight), (lexical, cfg.lexical_weight)], cfg.normalise)
 
     def _baseline(self, query: str, qvec: np.ndarray) -> float:
         """The question's mean cosine to text in its language (see module doc)."""
