@@ -17,9 +17,10 @@ import sys
 import tempfile
 import threading
 import time
+from collections.abc import Iterator, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any, Iterator, Sequence
+from typing import Any, Self
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 SCIFACT_DIR = Path(os.environ.get("RELAIS_BENCH_SCIFACT", REPO_ROOT.parent / "shared" / "datasets" / "scifact"))
@@ -71,7 +72,7 @@ def machine_facts(*, torch_threads: bool = True) -> dict[str, Any]:
 
 def format_facts(facts: dict[str, Any]) -> str:
     versions = ", ".join(f"{k} {v}" for k, v in facts.get("versions", {}).items())
-    get = lambda key: facts.get(key, "?")  # noqa: E731 - a saved result may predate a field
+    get = lambda key: facts.get(key, "?")
     return (
         f"machine: {get('cores')} cores ({get('usable_cores')} usable), {get('cpu_model')}, "
         f"load avg {get('load_avg_1m')}, Python {get('python')}, "
@@ -83,7 +84,7 @@ def format_facts(facts: dict[str, Any]) -> str:
 class Timer:
     """`with Timer() as t: ...; t.seconds` — perf_counter based."""
 
-    def __enter__(self) -> "Timer":
+    def __enter__(self) -> Self:
         self.start = time.perf_counter()
         self.seconds = 0.0
         return self

@@ -11,7 +11,7 @@ separately (a thin timing proxy around the shared embedder) to show where the re
 Afterwards the fresh vectors are copied into the user's content-hash embedding cache, where the
 retrieval benchmark and `relais eval retrieval` find them (they chunk SciFact identically).
 
-Run alone: `.venv/bin/python -m benchmarks.bench_ingest [--docs 200]`.
+Run alone: `.venv/bin/python -m benchmarks.bench_ingest [--docs 150]`.
 """
 
 from __future__ import annotations
@@ -20,13 +20,21 @@ import argparse
 import gzip
 import json
 import re
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any
 
 import numpy as np
 
 from benchmarks._common import (
-    SCIFACT_DIR, BenchResult, Check, Timer, data_dir, merge_embedding_caches, run_main, temp_data_dir,
+    SCIFACT_DIR,
+    BenchResult,
+    Check,
+    Timer,
+    data_dir,
+    merge_embedding_caches,
+    run_main,
+    temp_data_dir,
 )
 
 TARGET_RATIO = 0.85
@@ -114,7 +122,7 @@ def ingest_once(folder: Path, embedder: Any, keep_vectors_in: Path | None) -> di
             "files": len(report.indexed), "total_chunks": report.total_chunks}
 
 
-def run(result: BenchResult, docs: int = 200, share_cache: bool = True) -> None:
+def run(result: BenchResult, docs: int = 150, share_cache: bool = True) -> None:
     import tempfile
 
     from relais.embeddings import get_embedder
@@ -164,7 +172,7 @@ def run(result: BenchResult, docs: int = 200, share_cache: bool = True) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--docs", type=int, default=200, help="SciFact abstracts to ingest (default 200)")
+    parser.add_argument("--docs", type=int, default=150, help="SciFact abstracts to ingest (default 150)")
     parser.add_argument("--no-share-cache", action="store_true",
                         help="do not copy the fresh vectors into the data dir's embedding cache")
     args = parser.parse_args(argv)

@@ -105,7 +105,7 @@ def test_data_dir_ignores_a_redirect_done_later(isolated_settings: Path) -> None
 
 
 def test_driver_gives_retrieval_what_remains_of_the_budget() -> None:
-    assert args_for("retrieval", elapsed=100, budget=570) == ["--encode-budget", "300", "--query-budget", "60"]
+    assert args_for("retrieval", elapsed=100, budget=570) == ["--encode-budget", "290", "--query-budget", "60"]
     assert args_for("retrieval", elapsed=560, budget=570)[1] == "20"  # always some progress
     assert args_for("coldstart", elapsed=10, budget=570) == ["--repeats", "2"]
     assert args_for("coldstart", elapsed=400, budget=570) == ["--repeats", "1"]

@@ -62,13 +62,26 @@ def shot(page, name: str) -> None:
 def ask(page, text: str) -> None:
     """Type into the composer like a person and wait for the answer to finish."""
     before = page.locator("[data-step-type='assistant_message']").count()
+    users = page.locator("[data-step-type='user_message']").count()
     page.locator("#chat-input").click()
     page.keyboard.type(text)
-    page.keyboard.press("Enter")
+    page.locator("#chat-submit").click()
+    try:
+        page.wait_for_function(
+            "n => document.querySelectorAll(\"[data-step-type='user_message']\").length > n", arg=users, timeout=15_000
+        )
+    except Exception:
+        shot(page, "debug-not-sent")
+        raise
     page.wait_for_function(
         "n => document.querySelectorAll(\"[data-step-type='assistant_message']\").length > n", arg=before
     )
-    page.wait_for_selector("#chat-submit:not([disabled])", timeout=120_000)
+    wait_idle(page)
+
+
+def wait_idle(page) -> None:
+    """The task is over when Chainlit's stop button is gone."""
+    page.wait_for_selector("#stop-button", state="detached", timeout=120_000)
     page.wait_for_timeout(500)
 
 
@@ -84,6 +97,7 @@ def test_help_center_then_coach_then_resume(page, app_url: str) -> None:
     page.click("button[type=submit]")
     page.wait_for_url(app_url + "/")
     page.wait_for_selector("#chat-input")
+    page.get_by_text("Pricing").first.wait_for()  # starters shown: the session is connected
     page.wait_for_timeout(1000)
     shot(page, "01-logged-in")
 
@@ -108,7 +122,7 @@ def test_help_center_then_coach_then_resume(page, app_url: str) -> None:
     page.wait_for_function(
         "() => [...document.querySelectorAll(\"[data-step-type='assistant_message']\")].some(e => /tofu|lentil|paneer|tempeh/i.test(e.innerText))"
     )
-    page.wait_for_selector("#chat-submit:not([disabled])", timeout=120_000)
+    wait_idle(page)
     vegetarian = last_answers(page, 2).lower()
     assert "chicken" not in vegetarian and "beef" not in vegetarian
     shot(page, "05-vegetarian-clicked")

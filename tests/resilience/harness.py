@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
+import re
 import shutil
 import subprocess
 import sys
@@ -138,6 +139,9 @@ async def open_chat(base_url: str, user: str, thread_id: str | None = None, prof
     return chat
 
 
+_CALL = re.compile(r"^[A-Za-z_][\w.]*\(.*\)$", re.S)  # a tool call label: name(args)
+
+
 def tool_labels(turn: Turn) -> list[str]:
     """The agent's tool calls shown as steps (`name(args)`), in order; other tool-type steps (the
     hand-off audit) and a step's empty first emission are left out."""
@@ -145,8 +149,7 @@ def tool_labels(turn: Turn) -> list[str]:
     for step in turn.steps:
         if step.get("type") == "tool":
             final[step.get("id") or str(len(final))] = step
-    return [str(s.get("output") or "") for s in final.values()
-            if str(s.get("output") or "").startswith(f"{s.get('name')}(")]
+    return [str(s.get("output") or "") for s in final.values() if _CALL.match(str(s.get("output") or ""))]
 
 
 def coach_answered(turn: Turn) -> bool:
@@ -163,6 +166,21 @@ async def settle_elements(turn: Turn, timeout: float = 3) -> list[dict[str, Any]
 
 
 # --- one app instance ---------------------------------------------------------------------------
+def app_root(work: Path, name: str) -> Path:
+    """A Chainlit app root of its own: the project's `.chainlit/` and `chainlit.md`, symlinked.
+
+    Why: Chainlit keeps session files under `<app root>/.files` and deletes that whole folder when
+    a server shuts down, so every instance started from the repo root (other tests, other stacks)
+    would wipe the files of the ones still running — sources attached to answers then fail."""
+    root = work / name
+    root.mkdir(parents=True, exist_ok=True)
+    for entry in (".chainlit", "chainlit.md", "public"):
+        source, link = REPO_ROOT / entry, root / entry
+        if source.exists() and not link.exists():
+            link.symlink_to(source)
+    return root
+
+
 @dataclass
 class Stack:
     """Chainlit + the coach service on fixed ports over one data dir (SQLite unless env says)."""
@@ -180,7 +198,9 @@ class Stack:
         self.env = {"RELAIS_USERS": USERS_ENV, **self.env}
         self.agent = self.agent or agent_server(self.data_dir, self.work, port=self.agent_port, **self.env, **self.agent_env)
         app_env = {"ENABLE_ORCHESTRATOR": "true", "EXTERNAL_AGENT_URL": f"http://127.0.0.1:{self.agent_port}", **self.env}
-        self.app = self.app or chainlit_server(self.data_dir, self.work, port=self.app_port, **app_env)
+        if self.app is None:
+            self.app = chainlit_server(self.data_dir, self.work, port=self.app_port, **app_env)
+            self.app.cwd = app_root(self.work, f"app-root-{self.app_port}")
 
     @property
     def url(self) -> str:
