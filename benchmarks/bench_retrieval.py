@@ -194,6 +194,8 @@ def run(result: BenchResult, queries: int = 200, encode_budget_s: float = 240.0,
     stats = {name: (median(v) * 1000, percentile(v, 95) * 1000) for name, v in samples.items()}
     for name, (p50, p95) in stats.items():
         result.figures[name] = f"p50 {p50:.1f} ms, p95 {p95:.1f} ms"
+    paired = [o / r for o, r in zip(samples["KnowledgeBase.search hybrid"], samples["raw encode + collection.query"])]
+    result.figures["hybrid / raw, paired per query"] = f"median {median(paired):.2f}x, p95 {percentile(paired, 95):.2f}x"
     ref50, ref95 = stats["raw encode + collection.query"]
     ours50, ours95 = stats["KnowledgeBase.search hybrid"]
     result.checks.append(Check(f"hybrid search p50, {n_chunks:,} chunks", ours50, ref50, "ms",

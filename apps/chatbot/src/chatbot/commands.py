@@ -19,7 +19,7 @@ def ask_command(
 ) -> None:
     """Answer a question from the knowledge base (offline engine unless a model is configured)."""
     from chatbot.core.orchestrator import Orchestrator, prepare_question
-    from knowledge.language import detect_language
+    from relais.language import detect_language
     from relais.settings import get_settings
 
     settings = get_settings().model_copy(update={"enable_orchestrator": False})

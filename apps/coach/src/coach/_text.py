@@ -72,14 +72,26 @@ class Match:
 
 def find_keywords(text_norm: str, keywords: Iterable[str]) -> list[Match]:
     """Every keyword of `keywords` present in already-normalised text, in text order."""
+    return list(_find_keywords(text_norm, tuple(keywords)))
+
+
+def has_any(text_norm: str, keywords: Iterable[str]) -> bool:
+    return _has_any(text_norm, tuple(keywords))
+
+
+# Constraints are re-read from the whole conversation every turn: memoising the per-text
+# keyword scans keeps a long conversation's turn cost flat instead of growing with its length.
+@lru_cache(maxsize=16384)
+def _find_keywords(text_norm: str, keywords: tuple[str, ...]) -> tuple[Match, ...]:
     hits: list[Match] = []
     for kw in keywords:
         for m in keyword_regex(kw).finditer(text_norm):
             hits.append(Match(kw, m.start(), m.end()))
-    return sorted(hits, key=lambda h: (h.start, -h.end))
+    return tuple(sorted(hits, key=lambda h: (h.start, -h.end)))
 
 
-def has_any(text_norm: str, keywords: Iterable[str]) -> bool:
+@lru_cache(maxsize=16384)
+def _has_any(text_norm: str, keywords: tuple[str, ...]) -> bool:
     return any(keyword_regex(kw).search(text_norm) for kw in keywords)
 
 

@@ -40,11 +40,19 @@ def z_score(scores: Mapping[K, float]) -> dict[K, float]:
     return {key: ((value - mean) / std if std > 0 else 0.0) for key, value in scores.items()}
 
 
+def max_scaled(scores: Mapping[K, float]) -> dict[K, float]:
+    """Divide by the best score: a "theoretical minimum" of 0 (cosine and BM25 are ≥ 0 here)."""
+    if not scores:
+        return {}
+    high = max(scores.values())
+    return {key: (max(value, 0.0) / high if high > 0 else 0.0) for key, value in scores.items()}
+
+
 def convex_combination(score_lists: Sequence[tuple[Mapping[K, float], float]],
                        normalise: str = "minmax") -> dict[K, float]:
-    """Σ weight · normalised score ("minmax" or "zscore"); a key missing from a list gets that
+    """Σ weight · normalised score ("minmax", "max" or "zscore"); a key missing from a list gets that
     list's lowest normalised score (it ranked below every candidate there)."""
-    norm = z_score if normalise == "zscore" else min_max
+    norm = {"zscore": z_score, "max": max_scaled}.get(normalise, min_max)
     normalised = [(norm(scores), weight) for scores, weight in score_lists]
     floors = [min(values.values(), default=0.0) for values, _ in normalised]
     keys: set[K] = set()

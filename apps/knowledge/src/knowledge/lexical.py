@@ -42,6 +42,7 @@ class LexicalParams:
     prf_docs: int = 0  # pseudo-relevance feedback (RM3-style); 0 = off
     prf_terms: int = 10
     prf_weight: float = 0.5  # weight of the original query vs. the expansion terms
+    method: str = "lucene"  # bm25s scoring variant: lucene | robertson | atire | bm25l | bm25+
 
 
 @lru_cache(maxsize=None)
@@ -141,7 +142,7 @@ class LexicalIndex:
             if headings is not None and params.title_weight > 1:
                 tokens += analyse(headings[i], lang, params.stopwords) * (params.title_weight - 1)
             corpus_tokens.append(tokens or [""])
-        retriever = bm25s.BM25(k1=params.k1, b=params.b, method="lucene")
+        retriever = bm25s.BM25(k1=params.k1, b=params.b, method=params.method)
         if corpus_tokens:
             retriever.index(corpus_tokens, show_progress=False)
         else:

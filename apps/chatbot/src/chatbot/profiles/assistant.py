@@ -12,7 +12,8 @@ import chainlit as cl
 from chainlit.data import get_data_layer
 
 from chatbot.core import i18n
-from chatbot.core.orchestrator import get_orchestrator, prepare_question
+from chatbot.core.orchestrator import get_orchestrator
+from chatbot.profiles._turn import accept, echo_choice
 from chatbot.persistence import ALTER, NORMAL, read_thread_mode, write_alter_mode
 from handoff_audit.forward import ForwardAudit
 from handoff_audit.recorder import ReceiptStore
@@ -23,14 +24,6 @@ from chatbot.ui.render import TurnRenderer
 from relais.events import ModeEvent
 
 logger = logging.getLogger(__name__)
-
-
-def _language(text: str) -> str:
-    from knowledge.language import detect_language
-
-    browser = (cl.user_session.get("languages") or "").lower()
-    guess = detect_language(text) if text else None
-    return guess or ("fr" if browser.startswith("fr") else "en")
 
 
 async def on_chat_start() -> None:
@@ -94,15 +87,12 @@ async def on_message(message: cl.Message) -> None:
 
 async def on_choice(value: str) -> None:
     """A quick choice under an agent prompt: shown as the user's message, then relayed."""
-    await cl.Message(content=value, type="user_message", author=(getattr(cl.user_session.get("user"), "identifier", None) or "user")).send()
+    await echo_choice(value)
     await answer(value)
 
 
 async def answer(raw_question: str) -> None:
-    language = _language(raw_question)
-    prepared = prepare_question(raw_question, language)
-    if prepared.notice:
-        await cl.Message(content=prepared.notice, author="Relais").send()
+    prepared, language = await accept(raw_question)
     if not prepared.text:
         return
     mode = cl.user_session.get("mode") or NORMAL

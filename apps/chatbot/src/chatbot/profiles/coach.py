@@ -8,7 +8,7 @@ from typing import Any
 
 import chainlit as cl
 
-from chatbot.core.orchestrator import prepare_question
+from chatbot.profiles._turn import accept, echo_choice
 from chatbot.ui.render import TurnRenderer
 
 _runner: Any = None
@@ -26,12 +26,6 @@ async def get_runner() -> Any:
     return _runner
 
 
-def _language(text: str) -> str:
-    from knowledge.language import detect_language
-
-    return detect_language(text) if text.strip() else "en"
-
-
 async def on_chat_start() -> None:
     await get_runner()
 
@@ -45,17 +39,15 @@ async def on_message(message: cl.Message) -> None:
 
 
 async def on_choice(value: str) -> None:
-    user = cl.user_session.get("user")
-    await cl.Message(content=value, type="user_message", author=getattr(user, "identifier", None) or "user").send()
+    await echo_choice(value)
     await answer(value)
 
 
 async def answer(raw: str) -> None:
-    language = _language(raw)
-    prepared = prepare_question(raw, language)
-    if prepared.notice:
-        await cl.Message(content=prepared.notice, author="Relais").send()
+    prepared, language = await accept(raw)
     if not prepared.text:
         return
     runner = await get_runner()
-    await TurnRenderer(language, author="Coach").render(runner.run_turn(cl.context.session.thread_id, prepared.text))
+    user = cl.user_session.get("user")
+    events = runner.run_turn(cl.context.session.thread_id, prepared.text, user_id=getattr(user, "identifier", None))
+    await TurnRenderer(language, author="Coach").render(events)
