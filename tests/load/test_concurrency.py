@@ -20,15 +20,16 @@ import json
 import statistics
 import time
 import uuid
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 import httpx
 import pytest
+from chatbot.core.i18n import translate
 from httpx_sse import aconnect_sse
 
-from chatbot.core.i18n import translate
 from tests.resilience.harness import (
     USERS,
     Stack,
@@ -265,8 +266,8 @@ async def test_fifty_concurrent_conversations_without_cross_talk_or_errors(stack
     assert len(results.coach_threads) == N_UI_COACH + N_DIRECT and len(results.ui_threads) == N_NORMAL + N_UI_COACH
 
     every = [x for values in results.latencies.values() for x in values]
-    lines = [f"load: 50 conversations, {len(every)} turns in {wall:.1f} s -> {len(every) / wall:.2f} turns/s, "
-             f"p50 {statistics.median(every):.2f} s, p95 {p95(every):.2f} s, max {max(every):.2f} s"]
+    lines = [(f"load: 50 conversations, {len(every)} turns in {wall:.1f} s -> {len(every) / wall:.2f} turns/s, "
+              f"p50 {statistics.median(every):.2f} s, p95 {p95(every):.2f} s, max {max(every):.2f} s")]
     for kind, values in results.latencies.items():
         lines.append(f"  {kind}: {len(values)} turns, p50 {statistics.median(values):.2f} s, "
                      f"p95 {p95(values):.2f} s")

@@ -23,13 +23,22 @@ import subprocess
 import sys
 import time
 import uuid
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 import httpx
 
-from tests.chainlit_driver import ChatSession, ServerProcess, Turn, agent_server, chainlit_server, login, relais_env
+from tests.chainlit_driver import (
+    ChatSession,
+    ServerProcess,
+    Turn,
+    agent_server,
+    chainlit_server,
+    login,
+    relais_env,
+)
 from tests.conftest import REPO_ROOT, free_port
 
 KB_DIR = REPO_ROOT / "data" / "knowledge"
@@ -55,7 +64,7 @@ def ingested_template(cache_root: Path) -> Path:
     staging = cache_root / f".staging-{uuid.uuid4().hex[:8]}"
     done = subprocess.run(
         [sys.executable, "-m", "chatbot.cli", "ingest"],
-        env=relais_env(staging), cwd=REPO_ROOT, capture_output=True, text=True, timeout=900,
+        env=relais_env(staging), cwd=REPO_ROOT, capture_output=True, text=True, timeout=900, check=False,
     )
     if done.returncode != 0:
         raise RuntimeError(f"ingest failed:\n{done.stdout[-2000:]}\n{done.stderr[-2000:]}")
@@ -83,7 +92,7 @@ class Chat(ChatSession):
     """`ChatSession` plus what these tests need: a start that waits for `on_chat_start` however
     busy the server is, the turn in progress, and clicking a choice by label."""
 
-    async def connect(self, timeout: float = 90) -> "Chat":
+    async def connect(self, timeout: float = 90) -> Chat:
         """A new chat: wait for `on_chat_start`'s own task to end (this app always defines it).
         `ChatSession.connect` gives it 2 s to begin, too short when 16 sessions connect at once:
         its task_end would then end the first question's turn."""
@@ -139,7 +148,7 @@ async def open_chat(base_url: str, user: str, thread_id: str | None = None, prof
     return chat
 
 
-_CALL = re.compile(r"^[A-Za-z_][\w.]*\(.*\)$", re.S)  # a tool call label: name(args)
+_CALL = re.compile(r"^[A-Za-z_][\w.]*\(.*\)$", re.DOTALL)  # a tool call label: name(args)
 
 
 def tool_labels(turn: Turn) -> list[str]:
@@ -207,7 +216,7 @@ class Stack:
         assert self.app is not None
         return self.app.url
 
-    def start(self) -> "Stack":
+    def start(self) -> Stack:
         assert self.agent is not None and self.app is not None
         self.agent.start()
         self.app.start(timeout=180)

@@ -15,19 +15,28 @@ from __future__ import annotations
 import json
 import logging
 import uuid
+from collections.abc import AsyncIterator
 from pathlib import Path
-from typing import Any, AsyncIterator, Iterator
+from typing import Any
 
 import httpx
 import pytest
+from chatbot.core.i18n import MESSAGES, translate
 from httpx_sse import aconnect_sse
 from langchain_core.messages import BaseMessage, ToolMessage
-
-from chatbot.core.i18n import MESSAGES, translate
-from relais.events import DoneEvent, ErrorEvent, InterruptEvent, ModeEvent, SourcesEvent, TextChunk, ToolCallEvent
+from relais.events import (
+    DoneEvent,
+    ErrorEvent,
+    InterruptEvent,
+    ModeEvent,
+    SourcesEvent,
+    TextChunk,
+    ToolCallEvent,
+)
 from relais.retry import RetryPolicy
 from relais.settings import Settings
 from relais.testing import ScriptedChatModel, tool_call
+
 from tests.resilience.fake_mistral import API_KEY, HELP_CENTER_ANSWER, FakeMistral
 from tests.resilience.harness import cache_root_for, ingested_data_dir
 from tests.servers import serve
@@ -278,9 +287,8 @@ async def _read_coach(ckpt: str, thread: str) -> tuple[dict[str, Any], list[dict
 
 @pytest.mark.slow
 async def test_coach_through_the_real_mistral_client(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
-    from langchain_mistralai import ChatMistralAI
-
     from coach.runner import CoachRunner
+    from langchain_mistralai import ChatMistralAI
 
     caplog.set_level(logging.DEBUG)
     fake = FakeMistral(faults=["429", "500"])

@@ -16,8 +16,10 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
-
 from chatbot.core.i18n import translate
+
+from tests.chainlit_driver import agent_server, list_threads
+from tests.conftest import free_port
 from tests.resilience.harness import (
     MEAT_AND_FISH,
     Chat,
@@ -36,8 +38,6 @@ from tests.resilience.harness import (
     user_messages,
     wait_until,
 )
-from tests.chainlit_driver import agent_server, list_threads
-from tests.conftest import free_port
 
 pytestmark = pytest.mark.slow
 

@@ -13,13 +13,15 @@ of Mistral's API, with every secret configured (API key, agent token, auth secre
 from __future__ import annotations
 
 import contextlib
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 import httpx
 import pytest
-
 from chatbot.core.i18n import translate
+from socketio.exceptions import ConnectionError as SocketRefused
+
 from tests.chainlit_driver import list_threads
 from tests.resilience.fake_mistral import API_KEY, FakeMistral
 from tests.resilience.harness import (
@@ -32,6 +34,7 @@ from tests.resilience.harness import (
     ingested_data_dir,
     login_as,
     open_chat,
+    settle_elements,
     thread_metadata,
 )
 from tests.servers import serve
@@ -80,12 +83,13 @@ def _body(message: str, user: str = "direct-check", thread: str | None = None) -
 
 # --- auth and thread ownership --------------------------------------------------------------------
 async def test_login_is_required(stack: Stack) -> None:
-    base = stack.url
-    assert httpx.post(base + "/project/threads", json={"pagination": {"first": 5}, "filter": {}}, timeout=10).status_code == 401
-    bad = httpx.post(base + "/login", data={"username": "alice", "password": WRONG_PASSWORD}, timeout=10)
+    async with httpx.AsyncClient(base_url=stack.url, timeout=10) as http:
+        threads = await http.post("/project/threads", json={"pagination": {"first": 5}, "filter": {}})
+        bad = await http.post("/login", data={"username": "alice", "password": WRONG_PASSWORD})
+    assert threads.status_code == 401
     assert bad.status_code == 401 and "access_token" not in bad.cookies
-    anonymous = Chat(base, token="not-a-valid-token")
-    with pytest.raises(Exception):
+    anonymous = Chat(stack.url, token="not-a-valid-token")
+    with pytest.raises(SocketRefused):
         await anonymous.connect()
     await anonymous.close()
 
@@ -103,26 +107,29 @@ async def test_another_user_cannot_open_resume_or_read_a_thread(stack: Stack) ->
     assert own.status_code == 200 and "How much does the base plan cost?" in own.text  # the control
 
     bob_token = login_as(base, "bob")
-    bob = {"access_token": bob_token}
-    with httpx.Client(base_url=base, cookies=bob, timeout=20) as http:
-        assert http.get(f"/project/thread/{thread_id}").status_code in (401, 403)
-        element_ids = [e["id"] for e in question.elements if e.get("id")]
-        for element_id in element_ids[:1]:
-            assert http.get(f"/project/thread/{thread_id}/element/{element_id}").status_code in (401, 403)
-        assert http.get(f"/project/share/{thread_id}").status_code == 404
-        assert http.put("/project/thread", json={"threadId": thread_id, "name": "mine now"}).status_code in (401, 403)
-        assert http.put("/project/thread/share", json={"threadId": thread_id, "isShared": True}).status_code in (401, 403)
-        assert http.request("DELETE", "/project/thread", json={"threadId": thread_id}).status_code in (401, 403)
+    refused = (401, 403)
+    element_id = next((e["id"] for e in await settle_elements(question) if e.get("id")), None)
+    assert element_id, "the help-center answer has a source element"
+    alice_user_id = own.json().get("userId")
+    async with httpx.AsyncClient(base_url=base, cookies={"access_token": bob_token}, timeout=20) as http:
+        assert (await http.get(f"/project/thread/{thread_id}")).status_code in refused
+        assert (await http.get(f"/project/thread/{thread_id}/element/{element_id}")).status_code in refused
+        assert (await http.get(f"/project/share/{thread_id}")).status_code == 404
+        renamed = await http.put("/project/thread", json={"threadId": thread_id, "name": "mine now"})
+        shared = await http.put("/project/thread/share", json={"threadId": thread_id, "isShared": True})
+        deleted = await http.request("DELETE", "/project/thread", json={"threadId": thread_id})
+        assert (renamed.status_code, shared.status_code, deleted.status_code) == (401, 401, 401)
         # clicking a quick choice in alice's live session
-        clicked = http.post("/project/action", json={"sessionId": alice.session_id, "action": handoff.actions[0]})
-        assert clicked.status_code in (401, 403)
-        alice_user_id = get_thread(base, alice_token, thread_id).json().get("userId")
-        listed = http.post("/project/threads", json={"pagination": {"first": 50}, "filter": {"userId": alice_user_id}})
+        clicked = await http.post("/project/action", json={"sessionId": alice.session_id, "action": handoff.actions[0]})
+        assert clicked.status_code in refused
+        listed = await http.post("/project/threads", json={"pagination": {"first": 50},
+                                                             "filter": {"userId": alice_user_id}})
         assert listed.status_code == 200 and thread_id not in [t["id"] for t in listed.json()["data"]]
-    assert httpx.get(f"{base}/project/thread/{thread_id}", timeout=10).status_code == 401  # no cookie at all
+    async with httpx.AsyncClient(base_url=base, timeout=10) as anonymous:  # no cookie at all
+        assert (await anonymous.get(f"/project/thread/{thread_id}")).status_code == 401
 
     intruder = Chat(base, bob_token, thread_id=thread_id)
-    with pytest.raises(Exception):
+    with pytest.raises(SocketRefused):
         await intruder.connect()  # resuming someone else's thread is refused at connect
     await intruder.close()
     await alice.close()
@@ -136,14 +143,17 @@ async def test_another_user_cannot_open_resume_or_read_a_thread(stack: Stack) ->
 # --- the agent service's guards ---------------------------------------------------------------------
 async def test_agent_requires_the_shared_token_and_the_chatbot_sends_it(stack: Stack) -> None:
     url = _agent(stack)
-    assert httpx.post(url, json=_body("hello"), timeout=10).status_code == 401
-    wrong = httpx.post(url, json=_body("hello"), headers={"Authorization": "Bearer not-the-token"}, timeout=10)
+    good = {"Authorization": f"Bearer {TOKEN}", "Accept": "application/json"}
+    async with httpx.AsyncClient(timeout=60) as http:
+        missing = await http.post(url, json=_body("hello"))
+        wrong = await http.post(url, json=_body("hello"), headers={"Authorization": "Bearer not-the-token"})
+        foreign = await http.post(url, json=_body("hello"), headers={**good, "Origin": "http://evil.example"})
+        ok = await http.post(url, json=_body("Build muscle — suggest a workout plan"),
+                             headers={**good, "Origin": ALLOWED_ORIGIN})
+    assert missing.status_code == 401
     assert wrong.status_code == 401 and wrong.headers.get("www-authenticate", "").lower().startswith("bearer")
     assert TOKEN not in wrong.text
-    good = {"Authorization": f"Bearer {TOKEN}", "Accept": "application/json"}
-    assert httpx.post(url, json=_body("hello"), headers={**good, "Origin": "http://evil.example"}, timeout=10).status_code == 403
-    ok = httpx.post(url, json=_body("Build muscle — suggest a workout plan"), headers={**good, "Origin": ALLOWED_ORIGIN},
-                    timeout=60)
+    assert foreign.status_code == 403
     assert ok.status_code == 200 and ok.json()["interrupt"], ok.text
 
     chat = await open_chat(stack.url, "bob")  # the chatbot relays with its bearer token
@@ -154,10 +164,11 @@ async def test_agent_requires_the_shared_token_and_the_chatbot_sends_it(stack: S
 
 async def test_agent_size_and_rate_limits_answer_413_429_and_show_clear_messages(stack: Stack) -> None:
     url, auth = _agent(stack), {"Authorization": f"Bearer {TOKEN}", "Accept": "application/json"}
-    too_long = httpx.post(url, json=_body("x" * (MAX_CHARS + 1)), headers=auth, timeout=10)
+    async with httpx.AsyncClient(timeout=60) as http:
+        too_long = await http.post(url, json=_body("x" * (MAX_CHARS + 1)), headers=auth)
+        statuses = [await http.post(url, json=_body("Nothing to add", user="flood"), headers=auth)
+                    for _ in range(RATE_LIMIT + 1)]
     assert too_long.status_code == 413 and str(MAX_CHARS) in too_long.json()["detail"]
-    statuses = [httpx.post(url, json=_body("Nothing to add", user="flood"), headers=auth, timeout=60)
-                for _ in range(RATE_LIMIT + 1)]
     assert [r.status_code for r in statuses] == [200] * RATE_LIMIT + [429]
     assert int(statuses[-1].headers["retry-after"]) >= 1
 
@@ -196,9 +207,10 @@ def _files_with(secret: bytes, root: Path) -> list[str]:
 
 async def test_no_secret_in_logs_data_or_messages_after_a_run_with_errors(stack: Stack, fake: tuple[FakeMistral, str]) -> None:
     base, mistral = stack.url, fake[0]
-    httpx.post(base + "/login", data={"username": "bob", "password": WRONG_PASSWORD}, timeout=10)
-    httpx.post(base + "/login", data={"username": "nobody", "password": WRONG_PASSWORD}, timeout=10)
-    httpx.post(_agent(stack), json=_body("hi"), headers={"Authorization": f"Bearer {WRONG_PASSWORD}"}, timeout=10)
+    async with httpx.AsyncClient(timeout=10) as http:
+        await http.post(base + "/login", data={"username": "bob", "password": WRONG_PASSWORD})
+        await http.post(base + "/login", data={"username": "nobody", "password": WRONG_PASSWORD})
+        await http.post(_agent(stack), json=_body("hi"), headers={"Authorization": f"Bearer {WRONG_PASSWORD}"})
     bob = await open_chat(base, "bob")
     shown = [await bob.ask("How much does the base plan cost? boom")]  # the provider fails on the NORMAL path
     shown.append(await bob.ask(HANDOFF))

@@ -56,7 +56,12 @@ def _wait_healthy(url: str, proc: subprocess.Popen, seconds: float = 60) -> bool
     return False
 
 
+def _stop_on_sigterm(*_: object) -> None:
+    raise KeyboardInterrupt  # SIGTERM stops both children like Ctrl-C does
+
+
 def launch(host: str | None, port: int | None, demo: bool, headless: bool) -> int:
+    signal.signal(signal.SIGTERM, _stop_on_sigterm)
     settings = get_settings()
     from chatbot.auth import ensure_auth_secret
 

@@ -255,7 +255,8 @@ class ExternalAgentClient:
         async with aclosing(sse_events):
             async for sse in sse_events:
                 capped.event_complete()
-                if len(sse.data.encode("utf-8")) > self.max_event_bytes:
+                # UTF-8 takes at most 4 bytes a character: encode only events that could be too big
+                if len(sse.data) * 4 > self.max_event_bytes and len(sse.data.encode("utf-8")) > self.max_event_bytes:
                     raise _Failure(
                         "too_large", f"{sse.event!r} event over {self.max_event_bytes} B"
                     )
