@@ -1,8 +1,9 @@
 """Rank fusion for hybrid search: reciprocal-rank fusion and a convex score combination.
 
-RRF (Cormack et al. 2009) uses ranks only, so it needs no score calibration. The convex
-combination of min-max-normalised scores keeps *how much* better the first hit is, which RRF
-throws away; on SciFact (train) it fused BM25 and MiniLM better (see README "Quality").
+RRF (Cormack et al. 2009) uses ranks only, so it needs no score calibration. A convex
+combination of normalised scores keeps *how much* better the first hit is, which RRF throws
+away (Bruch et al. 2023, "An analysis of fusion functions for hybrid retrieval"); on SciFact
+train it fused BM25 and MiniLM better: nDCG@10 0.718 (RRF) → 0.743 (max-scaled, 0.6/0.4).
 """
 
 from __future__ import annotations

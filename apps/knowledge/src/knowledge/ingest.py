@@ -115,6 +115,7 @@ def ingest_folder(folder: Path | None = None, settings: Settings | None = None, 
             or store.embedder not in ((embedder.name, embedder.dim), (None, None)):
         store.reset()  # another model or chunking: vectors are not comparable, start over
         manifest = Manifest(manifest.path)
+        paths = None  # ...and every file must be indexed again, not only `paths`
     manifest.embedder, manifest.chunking = embedder.name, chunking
 
     report = IngestReport()

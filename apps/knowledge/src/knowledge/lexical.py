@@ -35,8 +35,8 @@ META_FILE = "relais-lexical.json"
 class LexicalParams:
     """BM25 and analysis settings (chosen on SciFact train; see the knowledge README section)."""
 
-    k1: float = 1.2
-    b: float = 0.75
+    k1: float = 0.9  # Anserini's defaults; best of the few tried on SciFact train
+    b: float = 0.4
     title_weight: int = 1  # how many times the heading line counts
     stopwords: str = "plus"  # "plus" (bm25s' longer English list) | "short" | "none"
     prf_docs: int = 0  # pseudo-relevance feedback (RM3-style); 0 = off
