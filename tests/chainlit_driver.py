@@ -85,10 +85,23 @@ def relais_env(data_dir: Path, **extra: str) -> dict[str, str]:
     return env
 
 
+def app_root(workdir: Path, port: int) -> Path:
+    """A Chainlit app root of its own: Chainlit keeps session files in `<root>/.files` and wipes
+    that folder on shutdown, so instances must not share one (config and welcome page linked)."""
+    root = workdir / f"app-root-{port}"
+    root.mkdir(parents=True, exist_ok=True)
+    for name in (".chainlit", "chainlit.md"):
+        link = root / name
+        if not link.exists():
+            link.symlink_to(REPO_ROOT / name)
+    return root
+
+
 def chainlit_server(data_dir: Path, workdir: Path, port: int | None = None, **env: str) -> ServerProcess:
     port = port or free_port()
+    root = app_root(workdir, port)
     args = [sys.executable, "-m", "chainlit", "run", str(APP_FILE), "--headless", "--host", "127.0.0.1", "--port", str(port)]
-    return ServerProcess(args, port, relais_env(data_dir, **env), cwd=REPO_ROOT, log=workdir / f"chainlit-{port}.log")
+    return ServerProcess(args, port, relais_env(data_dir, CHAINLIT_APP_ROOT=str(root), **env), cwd=root, log=workdir / f"chainlit-{port}.log")
 
 
 def agent_server(data_dir: Path, workdir: Path, port: int | None = None, **env: str) -> ServerProcess:
@@ -211,7 +224,7 @@ class ChatSession:
             return self
         # on_chat_start runs as a task right after: let it finish before the first question
         try:
-            await self._next_task_event("start", 2)
+            await self._next_task_event("start", 15)
         except asyncio.TimeoutError:
             return self
         await self._next_task_event("end", 60)

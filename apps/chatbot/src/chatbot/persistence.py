@@ -105,6 +105,9 @@ def parse_metadata(raw: Any) -> dict[str, Any]:
 async def ensure_schema(engine: AsyncEngine) -> None:
     """Create Chainlit's tables if they are missing (idempotent)."""
     ddl = _sqlite_ddl() if engine.url.get_backend_name() == "sqlite" else _POSTGRES_DDL
+    if engine.url.get_backend_name() == "sqlite":  # readers never block the writer
+        async with engine.connect() as conn:
+            await conn.exec_driver_sql("PRAGMA journal_mode=WAL")
     async with engine.begin() as conn:
         for statement in filter(None, (s.strip() for s in ddl.split(";"))):
             await conn.execute(text(statement))
@@ -114,12 +117,20 @@ async def ensure_schema(engine: AsyncEngine) -> None:
                 await conn.execute(text(f'ALTER TABLE steps ADD COLUMN IF NOT EXISTS "{column}" {kind}'))
 
 
+# SQLite under concurrent sessions: wait for a lock instead of failing with "database is locked".
+SQLITE_CONNECT_ARGS = {"timeout": 30}
+
+
+def _layer(url: str) -> RelaisDataLayer:
+    return RelaisDataLayer(conninfo=url, connect_args=dict(SQLITE_CONNECT_ARGS) if is_sqlite(url) else None)
+
+
 async def create_data_layer(settings: Settings) -> RelaisDataLayer:
     """The data layer for `settings`, with its schema in place."""
     url = settings.chainlit_db_url
     if is_sqlite(url):
         settings.data_dir.mkdir(parents=True, exist_ok=True)
-    layer = RelaisDataLayer(conninfo=url)
+    layer = _layer(url)
     await ensure_schema(layer.engine)
     return layer
 
@@ -156,7 +167,7 @@ def create_data_layer_sync(settings: Settings) -> RelaisDataLayer:
     errors: list[BaseException] = []
 
     async def _create() -> None:
-        engine = create_async_engine(url)
+        engine = create_async_engine(url, connect_args=dict(SQLITE_CONNECT_ARGS) if is_sqlite(url) else {})
         try:
             await ensure_schema(engine)
         finally:
@@ -173,4 +184,4 @@ def create_data_layer_sync(settings: Settings) -> RelaisDataLayer:
     worker.join()
     if errors:
         raise RuntimeError(f"cannot prepare the chat database ({url.split('://')[0]}): {errors[0]}") from errors[0]
-    return RelaisDataLayer(conninfo=url)
+    return _layer(url)

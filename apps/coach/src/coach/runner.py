@@ -281,7 +281,8 @@ class CoachRunner:
         async with self._lock(thread_id):
             config = self._config(thread_id)
             turn = _Turn()
-            audit = await self._start_audit(config, thread_id, message)
+            before = await self.graph.aget_state(config)
+            audit = self._start_audit(before, thread_id, message)
             try:
                 graph_input = await self._graph_input(config, message, history)
                 async for mode, data in self.graph.astream(
@@ -299,6 +300,7 @@ class CoachRunner:
                     "coach turn failed on thread %s: %s: %s", thread_id, type(exc).__name__, exc
                 )
                 await self._record_audit(audit, config, user_id or thread_id)
+                await self._roll_back(thread_id, config, before)
                 yield ErrorEvent(_ERRORS[detect_language(message)], code="graph_error")
             else:
                 await self._record_audit(audit, config, user_id or thread_id)
@@ -307,14 +309,27 @@ class CoachRunner:
         yield DoneEvent()  # outside the lock: a caller that stops at "done" never keeps the thread locked
 
     # --- handoff audit ---------------------------------------------------------------------------
-    async def _start_audit(self, config: dict[str, Any], thread_id: str, message: str) -> Any:
+    async def _roll_back(self, thread_id: str, config: dict[str, Any], before: Any) -> None:
+        """A failed turn leaves no trace: the thread returns to its checkpoint from before the
+        turn (a copy of it becomes the latest), paused again at the same question if it was."""
+        try:
+            if not (before.values or {}).get("messages"):
+                await self.graph.checkpointer.adelete_thread(thread_id)  # type: ignore[union-attr]
+                return
+            await self.graph.aupdate_state(before.config, None, as_node="__copy__")
+            if before.interrupts:  # re-ask: the human node is deterministic, its question the same
+                async for _ in self.graph.astream(None, config, stream_mode="updates"):
+                    pass
+        except Exception as exc:  # noqa: BLE001 — the thread stays resumable either way
+            log.warning("coach thread %s not rolled back: %s", thread_id, type(exc).__name__)
+
+    def _start_audit(self, before: Any, thread_id: str, message: str) -> Any:
         if self.receipts is None:
             return None
         from handoff_audit.langgraph_adapter import COACH_ROUTER_CONTRACT, GraphTurnAudit
 
         from coach.router import route
 
-        before = await self.graph.aget_state(config)
         return GraphTurnAudit(
             thread_id=thread_id,
             contract=COACH_ROUTER_CONTRACT,

@@ -67,7 +67,7 @@ def decide_prefix(buffer: str, finished: bool) -> IntentType | None:
     return IntentType.NORMAL
 
 
-def _chunk_text(chunk: object) -> str:
+def chunk_text(chunk: object) -> str:
     content = getattr(chunk, "content", chunk)
     if isinstance(content, list):  # content blocks
         return "".join(part.get("text", "") if isinstance(part, dict) else str(part) for part in content)
@@ -90,7 +90,7 @@ async def classify_intent_and_answer(
     intent: IntentType | None = None
     while intent is None:
         try:
-            buffer += _chunk_text(await stream.__anext__())
+            buffer += chunk_text(await stream.__anext__())
         except StopAsyncIteration:
             finished = True
         intent = decide_prefix(buffer, finished)
@@ -106,7 +106,7 @@ async def classify_intent_and_answer(
         if finished:
             return
         async for chunk in stream:
-            text = _chunk_text(chunk)
+            text = chunk_text(chunk)
             if text:
                 yield text
 

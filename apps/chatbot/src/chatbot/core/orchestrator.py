@@ -15,7 +15,7 @@ from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import HumanMessage, SystemMessage
 
 from chatbot.core import i18n
-from chatbot.core.intent_classifier import IntentType, classify_intent_and_answer, history_messages
+from chatbot.core.intent_classifier import IntentType, chunk_text, classify_intent_and_answer, history_messages
 from chatbot.core.offline_intent import format_few_shots, get_offline_classifier, load_examples
 from chatbot.core.prompts import BASE_SYSTEM_PROMPT, format_context, get_enhanced_system_prompt
 from chatbot.core.modes import ALTER, NORMAL
@@ -29,6 +29,7 @@ from relais.events import (
     TextChunk,
 )
 from relais.models import chat_model, engine_info
+from relais.retry import RetryPolicy
 from relais.settings import Settings, get_settings
 
 logger = logging.getLogger(__name__)
@@ -78,11 +79,15 @@ class Orchestrator:
     knowledge_base: Any = None
     agent_client: Any = None
     model_resolved: bool = False
+    retry: RetryPolicy | None = None
 
     def __post_init__(self) -> None:
         if not self.model_resolved and self.model is None:
             self.model = chat_model(self.settings)
         self.model_resolved = True
+        if self.retry is None:
+            # A person is waiting: short waits (1, 2, 4 s…), LLM_MAX_RETRIES attempts in all.
+            self.retry = RetryPolicy(max_attempts=self.settings.llm_max_retries, multiplier=1, wait_min=1, wait_max=8)
 
     # lazily built collaborators (heavy imports stay out of `relais --help`)
     def kb(self) -> Any:
@@ -137,7 +142,13 @@ class Orchestrator:
                 yield event
             return
 
-        intent, answer = await self._classify(question, hits, history)
+        try:
+            intent, answer = await self._classify(question, hits, history)
+        except Exception as exc:  # every attempt failed before the first token: one clear message
+            logger.warning("intent classification failed after retries: %s", type(exc).__name__)
+            yield ErrorEvent(i18n.translate("ui.model_error", language), code="model_error")
+            yield DoneEvent()
+            return
         yield ModeEvent(intent.value)
         if intent is IntentType.ALTER:
             async for event in self.forward(question, user_id, history, thread_id, language, audit):
@@ -189,7 +200,10 @@ class Orchestrator:
             return result.intent, None
         examples = load_examples(self.settings.relais_intents_file)
         context = format_context([(h.title, h.text) for h in hits])
-        return await classify_intent_and_answer(self.model, question, context, format_few_shots(examples), history)
+        # Nothing has reached the user until the prefix is decided, so the whole call can be retried.
+        return await self.retry.call(  # type: ignore[union-attr]
+            classify_intent_and_answer, self.model, question, context, format_few_shots(examples), history
+        )
 
     async def _answer(
         self, question: str, hits: list[Any], history: list[dict[str, str]], language: str
@@ -210,14 +224,34 @@ class Orchestrator:
         system = get_enhanced_system_prompt(BASE_SYSTEM_PROMPT, self.settings)
         system += "\n\nContext:\n" + format_context([(h.title, h.text) for h in hits])
         messages = [SystemMessage(content=system), *history_messages(history), HumanMessage(content=question)]
-
-        async def stream():
-            async for chunk in self.model.astream(messages):  # type: ignore[union-attr]
-                if chunk.content:
-                    yield str(chunk.content)
-
-        async for event in self._stream_answer(stream(), hits, language):
+        try:
+            answer = await self.retry.call(self._started_stream, messages)  # type: ignore[union-attr]
+        except Exception as exc:
+            logger.warning("answer failed after retries: %s", type(exc).__name__)
+            yield ErrorEvent(i18n.translate("ui.model_error", language), code="model_error")
+            yield DoneEvent()
+            return
+        async for event in self._stream_answer(answer, hits, language):
             yield event
+
+    async def _started_stream(self, messages: list[Any]) -> AsyncIterator[str]:
+        """The model's answer once its first token is in: retries happen before, never after."""
+        stream = self.model.astream(messages)  # type: ignore[union-attr]
+        first = ""
+        async for chunk in stream:
+            first = chunk_text(chunk)
+            if first:
+                break
+
+        async def rest() -> AsyncIterator[str]:
+            if first:
+                yield first
+            async for chunk in stream:
+                text = chunk_text(chunk)
+                if text:
+                    yield text
+
+        return rest()
 
     async def _stream_answer(self, answer: AsyncIterator[str], hits: list[Any], language: str) -> AsyncIterator[ChatEvent]:
         try:
