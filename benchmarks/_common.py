@@ -275,29 +275,11 @@ def merge_embedding_caches(source: Path, target: Path) -> int:
     return offered
 
 
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
+from relais.serving import free_port  # noqa: E402  (re-exported for the benchmarks)
 
 
-@contextlib.contextmanager
-def serve(app: Any, port: int | None = None) -> Iterator[str]:
-    """Serve an ASGI app with uvicorn on a loopback port in a background thread; yields its URL."""
-    import uvicorn
+def serve(app: Any, port: int | None = None) -> Any:
+    """Serve an ASGI app on a loopback port (the kit's server helper, lifespan off)."""
+    from relais.serving import serve as _serve
 
-    port = port or free_port()
-    config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", lifespan="off")
-    server = uvicorn.Server(config)
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 20
-    while not server.started:
-        if time.monotonic() > deadline or not thread.is_alive():
-            raise RuntimeError("uvicorn did not start")
-        time.sleep(0.01)
-    try:
-        yield f"http://127.0.0.1:{port}"
-    finally:
-        server.should_exit = True
-        thread.join(timeout=10)
+    return _serve(app, port, lifespan="off")
