@@ -1,9 +1,10 @@
 from __future__ import annotations
 
+from itertools import pairwise
 from pathlib import Path
 
-from hypothesis import given, settings, strategies as st
-
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from knowledge.chunking import chunk_document, pack, split_sections, split_sentences
 from knowledge.loaders import Document
 
@@ -50,7 +51,7 @@ def test_long_section_is_split_with_overlap() -> None:
     chunks = chunk_document(doc, "g.md", chunk_size=300, chunk_overlap=80)
     assert len(chunks) > 5
     assert all(len(c.text) <= 300 + 80 for c in chunks)
-    for previous, current in zip(chunks, chunks[1:]):
+    for previous, current in pairwise(chunks):
         first_sentence = split_sentences(current.text)[0]
         assert first_sentence in previous.text  # the overlap repeats the previous tail
     assert all(c.section == "Long part" for c in chunks)

@@ -3,9 +3,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import typer
-from typer.testing import CliRunner
-
 from knowledge.cli import ingest_command
+from typer.testing import CliRunner
 
 app = typer.Typer()
 app.command()(ingest_command)

@@ -1,18 +1,18 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Sequence
 
 import numpy as np
 import pytest
-
 from knowledge.errors import KnowledgeBaseMissing, StoreUnavailable
 from knowledge.ingest import ingest_folder
 from knowledge.lexical import LexicalIndex
 from knowledge.retrieval import KnowledgeBase
 from relais.embeddings import get_embedder
 from relais.settings import Settings
+
 from tests.knowledge.conftest import ARTICLES
 
 

@@ -1,7 +1,6 @@
 from __future__ import annotations
 
 import pytest
-
 from knowledge.language import detect_language, fold_accents, words
 
 

@@ -3,9 +3,9 @@ from __future__ import annotations
 import asyncio
 
 import pytest
-
 from knowledge.fusion import convex_combination, min_max, reciprocal_rank_fusion
 from knowledge.retrieval import KnowledgeBase, RetrievalConfig, get_knowledge_base
+
 from tests.knowledge.conftest import QUESTIONS
 
 OFF_TOPIC = [

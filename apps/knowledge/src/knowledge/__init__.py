@@ -33,7 +33,23 @@ _EXPORTS = {
     "StoreUnavailable": "knowledge.errors",
 }
 
-__all__ = sorted(_EXPORTS)
+__all__ = [
+    "ExtractiveAnswer",
+    "Hit",
+    "IngestReport",
+    "KnowledgeBase",
+    "KnowledgeBaseMissing",
+    "KnowledgeError",
+    "LoaderError",
+    "RetrievalConfig",
+    "StoreUnavailable",
+    "detect_language",
+    "evaluate_retrieval",
+    "extractive_answer",
+    "get_knowledge_base",
+    "ingest_folder",
+    "not_found_message",
+]
 
 
 def __getattr__(name: str) -> Any:

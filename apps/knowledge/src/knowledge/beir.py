@@ -6,9 +6,9 @@ import csv
 import gzip
 import hashlib
 import json
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Iterator
 
 from knowledge.errors import KnowledgeError
 

@@ -13,7 +13,6 @@ from __future__ import annotations
 import threading
 
 import numpy as np
-
 from relais.embeddings import Embedder
 
 REFERENCE_SENTENCES: dict[str, list[str]] = {

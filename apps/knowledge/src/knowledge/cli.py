@@ -7,15 +7,15 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Optional
+from typing import Annotated
 
 import typer
 
 
 def ingest_command(
-    folder: Optional[Path] = typer.Argument(
-        None, help="Knowledge-base folder (.md, .txt, .pdf, .html). Default: RELAIS_KB_DIR (data/knowledge)."
-    ),
+    folder: Annotated[Path | None, typer.Argument(
+        help="Knowledge-base folder (.md, .txt, .pdf, .html). Default: RELAIS_KB_DIR (data/knowledge).",
+    )] = None,
 ) -> None:
     """Index a knowledge-base folder incrementally (unchanged files are skipped)."""
     from knowledge.errors import KnowledgeError
@@ -30,14 +30,17 @@ def ingest_command(
 
 
 def eval_retrieval_command(
-    dataset: Path = typer.Option(..., "--dataset", help="BEIR folder: corpus.jsonl[.gz], queries.jsonl, qrels/."),
-    qrels: str = typer.Option("qrels/test.tsv", "--qrels", help="Qrels file, relative to the dataset folder."),
-    mode: Optional[str] = typer.Option(None, "--mode", help="dense | bm25 | hybrid (default: RETRIEVAL_MODE)."),
-    as_json: bool = typer.Option(False, "--json", help="Print the scores as one JSON object."),
-    embedder: Optional[str] = typer.Option(
-        None, "--embedder", help="minilm | use-multilingual (default: RELAIS_EMBEDDING_MODEL)."),
-    cache_dir: Optional[Path] = typer.Option(
-        None, "--cache-dir", help="Where eval indexes and embeddings are cached (default: RELAIS_DATA_DIR)."),
+    dataset: Annotated[Path, typer.Option(
+        "--dataset", help="BEIR folder: corpus.jsonl[.gz], queries.jsonl, qrels/*.tsv.")],
+    qrels: Annotated[str, typer.Option(
+        "--qrels", help="Qrels file, relative to the dataset folder.")] = "qrels/test.tsv",
+    mode: Annotated[str | None, typer.Option(
+        "--mode", help="dense | bm25 | hybrid (default: RETRIEVAL_MODE).")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the scores as one JSON object.")] = False,
+    embedder: Annotated[str | None, typer.Option(
+        "--embedder", help="minilm | use-multilingual (default: RELAIS_EMBEDDING_MODEL).")] = None,
+    cache_dir: Annotated[Path | None, typer.Option(
+        "--cache-dir", help="Where eval indexes and embeddings are cached (default: RELAIS_DATA_DIR).")] = None,
 ) -> None:
     """Measure retrieval (nDCG@10, Recall@10/100, MRR@10) on a BEIR dataset."""
     from knowledge.errors import KnowledgeError

@@ -9,12 +9,11 @@ from __future__ import annotations
 
 import hashlib
 import sqlite3
+from collections.abc import Sequence
 from contextlib import closing
 from pathlib import Path
-from typing import Sequence
 
 import numpy as np
-
 from relais.embeddings import Embedder
 
 

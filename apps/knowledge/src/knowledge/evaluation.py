@@ -14,9 +14,13 @@ from __future__ import annotations
 import hashlib
 import json
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
+
+from relais.embeddings import Embedder, get_embedder
+from relais.settings import Settings, get_settings
 
 from knowledge.beir import BeirDataset, load_beir
 from knowledge.chunking import Chunk, chunk_document
@@ -24,8 +28,6 @@ from knowledge.ingest import chunk_metadata, write_chunks
 from knowledge.loaders import Document
 from knowledge.retrieval import MODES, KnowledgeBase, RetrievalConfig
 from knowledge.store import open_store
-from relais.embeddings import Embedder, get_embedder
-from relais.settings import Settings, get_settings
 
 INDEX_VERSION = "1"
 DEPTH = 100  # documents retrieved per query (Recall@100)

@@ -11,14 +11,17 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import numpy as np
+from relais.embeddings import Embedder, get_embedder
+from relais.settings import get_settings
 
 from knowledge.chunking import split_sentences
+from knowledge.embedding_cache import embed_texts
 from knowledge.language import detect_language
 from knowledge.lexical import analyse_query
 from knowledge.retrieval import Hit
-from relais.embeddings import Embedder, get_embedder
 
 NOT_FOUND = {
     "en": "I couldn't find this in the knowledge base.",
@@ -69,17 +72,24 @@ def _candidates(hits: list[Hit]) -> list[_Candidate]:
 
 
 def extractive_answer(question: str, hits: list[Hit], embedder: Embedder | None = None,
-                      max_sentences: int = 3) -> ExtractiveAnswer:
-    """The best `max_sentences` sentences of `hits` for `question`, or an honest not-found."""
+                      max_sentences: int = 3, cache_dir: Path | None = None) -> ExtractiveAnswer:
+    """The best `max_sentences` sentences of `hits` for `question`, or an honest not-found.
+
+    Sentence vectors go through the embedding cache (default `<data dir>/embeddings`): the
+    same chunks come back across questions, so only the question is encoded most of the time.
+    """
     question = (question or "").strip()
     candidates = _candidates(hits) if question else []
     if not candidates:
         return ExtractiveAnswer(not_found_message(question), [], False)
     embedder = embedder or get_embedder()
-    vectors = embedder.embed_documents(
-        [question] + [f"{c.hit.heading}: {c.sentence}" if c.hit.heading else c.sentence for c in candidates]
+    if cache_dir is None:
+        cache_dir = get_settings().data_dir / "embeddings"
+    qvec = embedder.embed_query(question)
+    svecs = embed_texts(
+        embedder, [f"{c.hit.heading}: {c.sentence}" if c.hit.heading else c.sentence for c in candidates],
+        cache_dir,
     )
-    qvec, svecs = vectors[0], vectors[1:]
     similarity = svecs @ qvec
     languages = sorted({"en", "fr"})
     q_terms = set(analyse_query(question, languages))

@@ -8,7 +8,8 @@ train it fused BM25 and MiniLM better: nDCG@10 0.718 (RRF) → 0.743 (max-scaled
 
 from __future__ import annotations
 
-from typing import Hashable, Mapping, Sequence, TypeVar
+from collections.abc import Hashable, Mapping, Sequence
+from typing import TypeVar
 
 K = TypeVar("K", bound=Hashable)
 

@@ -10,9 +10,12 @@ from __future__ import annotations
 
 import hashlib
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Sequence
+
+from relais.embeddings import Embedder
+from relais.settings import Settings, get_settings
 
 from knowledge.chunking import Chunk, chunk_document
 from knowledge.embedding_cache import embed_texts
@@ -21,8 +24,6 @@ from knowledge.loaders import SUPPORTED_SUFFIXES, is_supported, load_document
 from knowledge.manifest import FileEntry, Manifest
 from knowledge.retrieval import KnowledgeBase, get_knowledge_base
 from knowledge.store import ChromaStore
-from relais.embeddings import Embedder
-from relais.settings import Settings, get_settings
 
 HOW_TO_INGEST = (
     "Put .md, .txt, .pdf or .html files in it (or point RELAIS_KB_DIR at your folder), "

@@ -16,16 +16,10 @@ _WORD = re.compile(r"[^\W\d_]+", re.UNICODE)
 
 # Frequent function words that are distinctive for each language (no shared spellings).
 _EN = frozenset(
-    """the a an and or of to in is are was were be been it this that these those what which who
-    how why when where do does did can could should would will my your our their his her its i you
-    we they with for from on at by as not no yes if there here have has had about into than then
-    please much many any some get cost costs""".split()
+    ["the", "a", "an", "and", "or", "of", "to", "in", "is", "are", "was", "were", "be", "been", "it", "this", "that", "these", "those", "what", "which", "who", "how", "why", "when", "where", "do", "does", "did", "can", "could", "should", "would", "will", "my", "your", "our", "their", "his", "her", "its", "i", "you", "we", "they", "with", "for", "from", "on", "at", "by", "as", "not", "no", "yes", "if", "there", "here", "have", "has", "had", "about", "into", "than", "then", "please", "much", "many", "any", "some", "get", "cost", "costs"]
 )
 _FR = frozenset(
-    """le la les un une des du de et ou est sont etait etre ce cet cette ces que qui quoi quel quelle
-    quels quelles comment pourquoi quand combien je tu il elle nous vous ils elles mon ma mes ton ta
-    tes son sa ses notre votre leur leurs avec pour par sur dans pas ne plus au aux mais donc car
-    si oui non y puis peut peux faut faire coute coutent bonjour merci svp""".split()
+    ["le", "la", "les", "un", "une", "des", "du", "de", "et", "ou", "est", "sont", "etait", "etre", "ce", "cet", "cette", "ces", "que", "qui", "quoi", "quel", "quelle", "quels", "quelles", "comment", "pourquoi", "quand", "combien", "je", "tu", "il", "elle", "nous", "vous", "ils", "elles", "mon", "ma", "mes", "ton", "ta", "tes", "son", "sa", "ses", "notre", "votre", "leur", "leurs", "avec", "pour", "par", "sur", "dans", "pas", "ne", "plus", "au", "aux", "mais", "donc", "car", "si", "oui", "non", "y", "puis", "peut", "peux", "faut", "faire", "coute", "coutent", "bonjour", "merci", "svp"]
 )
 _FR_CHARS = set("éèêëàâîïôûùçœ")
 

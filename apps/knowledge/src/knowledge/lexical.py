@@ -17,10 +17,11 @@ import json
 import re
 import shutil
 import uuid
+from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
-from typing import Any, Iterable, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -45,8 +46,8 @@ class LexicalParams:
     method: str = "lucene"  # bm25s scoring variant: lucene | robertson | atire | bm25l | bm25+
 
 
-@lru_cache(maxsize=None)
-def _stemmer(language: str):  # noqa: ANN202 - PyStemmer has no type stubs
+@cache
+def _stemmer(language: str):
     import Stemmer
 
     return Stemmer.Stemmer(_STEMMER_NAMES.get(language, "english"))
@@ -60,7 +61,7 @@ _EXTRA_STOPWORDS = {
 }
 
 
-@lru_cache(maxsize=None)
+@cache
 def _stopwords(language: str, kind: str) -> frozenset[str]:
     from bm25s import stopwords as sw
 
@@ -109,7 +110,7 @@ def fingerprint(ids: Iterable[str]) -> str:
 class LexicalIndex:
     """BM25 over chunks; `ids[i]` is the chunk id of row i, `payloads[i]` optional row data."""
 
-    def __init__(self, retriever, ids: list[str], languages: list[str], params: LexicalParams,  # noqa: ANN001
+    def __init__(self, retriever, ids: list[str], languages: list[str], params: LexicalParams,
                  fingerprint_: str, payloads: list[dict] | None = None,
                  extras: dict[str, Any] | None = None) -> None:
         from scipy.sparse import csc_matrix
@@ -131,7 +132,7 @@ class LexicalIndex:
     @classmethod
     def build(cls, ids: Sequence[str], texts: Sequence[str], languages: Sequence[str],
               params: LexicalParams | None = None, headings: Sequence[str] | None = None,
-              payloads: list[dict] | None = None, extras: dict[str, Any] | None = None) -> "LexicalIndex":
+              payloads: list[dict] | None = None, extras: dict[str, Any] | None = None) -> LexicalIndex:
         """Index `texts` (each analysed in its language); `headings` count `title_weight` times."""
         import bm25s
 
@@ -255,7 +256,7 @@ class LexicalIndex:
         shutil.rmtree(old, ignore_errors=True)
 
     @classmethod
-    def load(cls, directory: Path) -> "LexicalIndex | None":
+    def load(cls, directory: Path) -> LexicalIndex | None:
         """The saved index, or None when missing or unreadable (the caller rebuilds it)."""
         import bm25s
 

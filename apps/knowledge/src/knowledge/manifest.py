@@ -30,7 +30,7 @@ class Manifest:
     files: dict[str, FileEntry] = field(default_factory=dict)
 
     @classmethod
-    def load(cls, path: Path) -> "Manifest":
+    def load(cls, path: Path) -> Manifest:
         try:
             raw: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
             if raw.get("version") != VERSION:

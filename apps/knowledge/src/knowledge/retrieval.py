@@ -24,11 +24,14 @@ from __future__ import annotations
 
 import asyncio
 import threading
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 import numpy as np
+from relais.embeddings import Embedder, get_embedder
+from relais.settings import Settings, get_settings
 
 from knowledge.calibration import REFERENCE_SENTENCES, baseline_similarity
 from knowledge.chunking import Chunk
@@ -36,8 +39,6 @@ from knowledge.fusion import convex_combination, reciprocal_rank_fusion
 from knowledge.language import detect_language
 from knowledge.lexical import META_FILE, LexicalIndex, LexicalParams, fingerprint
 from knowledge.store import ChromaStore, StoredHit, open_store
-from relais.embeddings import Embedder, get_embedder
-from relais.settings import Settings, get_settings
 
 MODES = ("dense", "bm25", "hybrid")
 
@@ -93,7 +94,7 @@ class RetrievalConfig:
     lexical: LexicalParams = field(default_factory=LexicalParams)
 
     @classmethod
-    def from_settings(cls, settings: Settings) -> "RetrievalConfig":
+    def from_settings(cls, settings: Settings) -> RetrievalConfig:
         base = cls()
         return replace(
             base,
@@ -300,7 +301,7 @@ class KnowledgeBase:
             return dict(lexical)
         cfg = self.config
         if cfg.fusion == "rrf":
-            rank = lambda scores: sorted(scores, key=lambda k: scores[k], reverse=True)  # noqa: E731
+            rank = lambda scores: sorted(scores, key=lambda k: scores[k], reverse=True)
             return reciprocal_rank_fusion(
                 [(rank(dense), cfg.dense_weight), (rank(lexical), cfg.lexical_weight)], k=cfg.rrf_k)
         return convex_combination([(dense, cfg.dense_weight), (lexical, cfg.lexical_weight)], cfg.normalise)
@@ -359,5 +360,13 @@ def clear_knowledge_base_cache() -> None:
         _INSTANCES.clear()
 
 
-__all__ = ["Hit", "KnowledgeBase", "MODES", "RetrievalConfig", "StoredHit", "build_lexical_index",
-           "clear_knowledge_base_cache", "get_knowledge_base"]
+__all__ = [
+    "MODES",
+    "Hit",
+    "KnowledgeBase",
+    "RetrievalConfig",
+    "StoredHit",
+    "build_lexical_index",
+    "clear_knowledge_base_cache",
+    "get_knowledge_base",
+]

@@ -9,18 +9,21 @@ the collection uses cosine distance (score = 1 - distance = cosine similarity).
 
 from __future__ import annotations
 
+import logging
 import os
 import uuid
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Protocol, Sequence
+from typing import Any, Protocol
 
 import numpy as np
-
-from knowledge.errors import StoreUnavailable
 from relais.settings import Settings
 
+from knowledge.errors import StoreUnavailable
+
 _BATCH = 1000
+logger = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -148,8 +151,8 @@ class ChromaStore:
         """Drop and recreate the collection (e.g. when the embedding model changed)."""
         try:
             self._client.delete_collection(self.name)
-        except Exception:  # noqa: BLE001 - already gone is fine
-            pass
+        except Exception as exc:  # noqa: BLE001 - already gone is fine
+            logger.debug("collection %s not deleted: %s", self.name, exc)
         self._collection = self._open()
 
 
