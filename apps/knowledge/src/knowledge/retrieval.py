@@ -98,13 +98,13 @@ class RetrievalConfig:
         base = cls()
         return replace(
             base,
-            fusion=getattr(settings, "retrieval_fusion", base.fusion),
-            rrf_k=float(getattr(settings, "retrieval_rrf_k", base.rrf_k)),
-            dense_weight=float(getattr(settings, "retrieval_dense_weight", base.dense_weight)),
-            lexical_weight=float(getattr(settings, "retrieval_lexical_weight", base.lexical_weight)),
-            depth=int(getattr(settings, "retrieval_depth", base.depth)),
-            min_margin=float(getattr(settings, "retrieval_min_margin", base.min_margin)),
-            normalise=getattr(settings, "retrieval_normalise", base.normalise),
+            fusion=settings.retrieval_fusion,
+            rrf_k=settings.retrieval_rrf_k,
+            dense_weight=settings.retrieval_dense_weight,
+            lexical_weight=settings.retrieval_lexical_weight,
+            depth=settings.retrieval_depth,
+            min_margin=settings.retrieval_min_margin,
+            normalise=settings.retrieval_normalise,
         )
 
 

@@ -44,6 +44,13 @@ class Settings(BaseSettings):
     retrieval_mode: Literal["hybrid", "dense", "bm25"] = "hybrid"
     retrieval_top_k: int = 5
     retrieval_min_score: float = 0.25
+    retrieval_min_margin: float = 0.2
+    retrieval_fusion: Literal["convex", "rrf"] = "convex"
+    retrieval_dense_weight: float = 0.6
+    retrieval_lexical_weight: float = 0.4
+    retrieval_normalise: Literal["max", "minmax", "zscore"] = "max"
+    retrieval_rrf_k: float = 60.0
+    retrieval_depth: int = 100
     chunk_size: int = 900
     chunk_overlap: int = 150
     max_file_mb: float = 10.0
