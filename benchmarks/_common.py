@@ -12,19 +12,18 @@ import json
 import os
 import platform
 import shutil
-import socket
 import sys
 import tempfile
-import threading
 import time
 from collections.abc import Iterator, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, Self
 
+from relais.serving import free_port  # noqa: F401  (re-exported for the benchmarks)
+
 REPO_ROOT = Path(__file__).resolve().parents[1]
 SCIFACT_DIR = Path(os.environ.get("RELAIS_BENCH_SCIFACT", REPO_ROOT.parent / "shared" / "datasets" / "scifact"))
-
 
 # --- facts ------------------------------------------------------------------------------------
 def cpu_model() -> str:
@@ -35,7 +34,6 @@ def cpu_model() -> str:
     except OSError:
         pass
     return platform.processor() or platform.machine()
-
 
 def machine_facts(*, torch_threads: bool = True) -> dict[str, Any]:
     """What a reader needs to weigh the numbers: cores, CPU, load, Python, library versions."""
@@ -69,7 +67,6 @@ def machine_facts(*, torch_threads: bool = True) -> dict[str, Any]:
     facts["versions"] = versions
     return facts
 
-
 def format_facts(facts: dict[str, Any]) -> str:
     versions = ", ".join(f"{k} {v}" for k, v in facts.get("versions", {}).items())
     get = lambda key: facts.get(key, "?")
@@ -78,7 +75,6 @@ def format_facts(facts: dict[str, Any]) -> str:
         f"load avg {get('load_avg_1m')}, Python {get('python')}, "
         f"torch threads {facts.get('torch_threads', 'n/a')}\n  {versions}"
     )
-
 
 # --- timing and statistics --------------------------------------------------------------------
 class Timer:
@@ -92,7 +88,6 @@ class Timer:
     def __exit__(self, *exc: object) -> None:
         self.seconds = time.perf_counter() - self.start
 
-
 def percentile(values: Sequence[float], q: float) -> float:
     """Linear-interpolated percentile (numpy's default method); q in [0, 100]."""
     import numpy as np
@@ -101,10 +96,8 @@ def percentile(values: Sequence[float], q: float) -> float:
         return float("nan")
     return float(np.percentile(np.asarray(values, dtype=float), q))
 
-
 def median(values: Sequence[float]) -> float:
     return percentile(values, 50)
-
 
 # --- results ----------------------------------------------------------------------------------
 @dataclass
@@ -124,7 +117,6 @@ class Check:
     target: str = ""
     ok: bool | None = None
 
-
 @dataclass
 class BenchResult:
     name: str
@@ -139,7 +131,6 @@ class BenchResult:
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
 
-
 def _fmt(value: float | None, unit: str = "") -> str:
     if value is None:
         return "-"
@@ -150,7 +141,6 @@ def _fmt(value: float | None, unit: str = "") -> str:
     else:
         text = f"{value:.2f}"
     return f"{text} {unit}".strip()
-
 
 def check_rows(result: BenchResult) -> list[list[str]]:
     rows = []
@@ -168,9 +158,7 @@ def check_rows(result: BenchResult) -> list[list[str]]:
         rows.append([result.name, "error", result.error[:60], "-", "-", "-", "ERROR"])
     return rows
 
-
 HEADERS = ["bench", "measure", "ours", "reference", "ratio/delta", "target", "verdict"]
-
 
 def table(rows: Sequence[Sequence[str]], headers: Sequence[str] = HEADERS) -> str:
     """A plain monospace table (pastes cleanly into a README or a report)."""
@@ -181,18 +169,15 @@ def table(rows: Sequence[Sequence[str]], headers: Sequence[str] = HEADERS) -> st
     out += ["  ".join(str(v).ljust(w) for v, w in zip(row, widths)) for row in rows]
     return "\n".join(out)
 
-
 def bench_dir() -> Path:
     """`<RELAIS_DATA_DIR>/bench`: the results (and nothing else) of `make bench`."""
     return data_dir() / "bench"
-
 
 def data_dir() -> Path:
     """The user's data dir, resolved from the settings *before* any benchmark redirects it."""
     from relais.settings import Settings
 
     return Settings().data_dir
-
 
 def report(result: BenchResult) -> Path:
     """Print one benchmark's figures and table, save its JSON; returns the JSON path."""
@@ -210,7 +195,6 @@ def report(result: BenchResult) -> Path:
     print(f"  -> {out}")
     return out
 
-
 def run_main(name: str, title: str, body: Any) -> int:
     """Run `body(result)` with timing and error capture, report, exit code 0 unless it crashed."""
     result = BenchResult(name, title, machine=machine_facts())
@@ -225,7 +209,6 @@ def run_main(name: str, title: str, body: Any) -> int:
     result.seconds = time.perf_counter() - started
     report(result)
     return 1 if result.error else 0
-
 
 # --- environment ------------------------------------------------------------------------------
 @contextlib.contextmanager
@@ -247,12 +230,10 @@ def temp_data_dir(prefix: str = "relais-bench-") -> Iterator[Path]:
         _forget_cached_settings(get_settings)
         shutil.rmtree(folder, ignore_errors=True)
 
-
 def _forget_cached_settings(get_settings: Any) -> None:
     get_settings.cache_clear()
     if "knowledge.retrieval" in sys.modules:
         sys.modules["knowledge.retrieval"].clear_knowledge_base_cache()
-
 
 def merge_embedding_caches(source: Path, target: Path) -> int:
     """Copy the vectors of `source`'s embedding-cache files into `target`'s (same file names).
@@ -273,10 +254,6 @@ def merge_embedding_caches(source: Path, target: Path) -> int:
             db.execute("INSERT OR IGNORE INTO main.vectors (key, vec) SELECT key, vec FROM src.vectors")
         # DETACH happens when the connection closes
     return offered
-
-
-from relais.serving import free_port  # noqa: E402  (re-exported for the benchmarks)
-
 
 def serve(app: Any, port: int | None = None) -> Any:
     """Serve an ASGI app on a loopback port (the kit's server helper, lifespan off)."""
