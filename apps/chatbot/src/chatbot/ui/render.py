@@ -42,6 +42,7 @@ class TurnRenderer:
         self.text = ""
         self.interrupt: InterruptEvent | None = None
         self.engine: str | None = None
+        self.mode_label: str | None = None  # shown discreetly under the answer when set
         self.mode: str | None = None
         self.errors: list[str] = []
 
@@ -91,8 +92,11 @@ class TurnRenderer:
 
     async def finish(self) -> None:
         message = await self._ensure_message()
-        if self.engine:
-            await message.stream_token("\n\n" + "_" + i18n.translate('ui.engine', self.language, engine=self.engine) + "_")
+        footer = [i18n.translate("ui.engine", self.language, engine=self.engine)] if self.engine else []
+        if self.mode_label:
+            footer.append(self.mode_label)
+        if footer and (message.content or self.text):
+            await message.stream_token("\n\n_" + " · ".join(footer) + "_")
         if not message.content and not self.interrupt:
             message.content = i18n.translate("ui.no_answer", self.language)
         await message.send()
