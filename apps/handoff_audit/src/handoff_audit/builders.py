@@ -174,6 +174,42 @@ class ReceiptBuilder:
         )
 
 
+def _handoff(
+    *,
+    operation_id: str,
+    route_contract: str,
+    sender: str | None,
+    recipient: str | None,
+    declared_routes: Iterable[str],
+    goto: str | None,
+    control_before: str | None,
+    control_after: str | None,
+    required_context_keys: Iterable[str],
+    context: Mapping[str, Any] | Iterable[str],
+    tool_call_id: str | None,
+    tool_message_call_id: str | None,
+    destination_node: str | None,
+    started_at: datetime | None,
+    attempt: int,
+) -> ReceiptBuilder:
+    """The evidence every handoff shares: route, control, tool protocol, context, start."""
+    builder = ReceiptBuilder(
+        operation_id=operation_id,
+        route_contract=route_contract,
+        sender=sender,
+        recipient=recipient,
+        declared_routes=list(declared_routes),
+        required_context_keys=list(required_context_keys),
+    )
+    builder.routed(goto).control(control_before, control_after).tool(
+        tool_call_id, tool_message_call_id
+    )
+    builder.context(context)
+    if destination_node is not None:
+        builder.started(destination_node, started_at, attempt)
+    return builder
+
+
 def route_receipt(
     *,
     operation_id: str,
@@ -197,20 +233,23 @@ def route_receipt(
     complete: bool = False,
 ) -> Receipt:
     """A routing handoff in one call. `verifier`+`passed` record a result; `complete` claims done."""
-    builder = ReceiptBuilder(
+    builder = _handoff(
         operation_id=operation_id,
         route_contract=route_contract,
         sender=sender,
         recipient=recipient,
-        declared_routes=list(declared_routes),
-        required_context_keys=list(required_context_keys),
+        declared_routes=declared_routes,
+        goto=goto,
+        control_before=control_before,
+        control_after=control_after,
+        required_context_keys=required_context_keys,
+        context=context,
+        tool_call_id=tool_call_id,
+        tool_message_call_id=tool_message_call_id,
+        destination_node=destination_node,
+        started_at=started_at,
+        attempt=attempt,
     )
-    builder.routed(goto).control(control_before, control_after).tool(
-        tool_call_id, tool_message_call_id
-    )
-    builder.context(context)
-    if destination_node is not None:
-        builder.started(destination_node, started_at, attempt)
     if verifier is not None and passed is not None:
         builder.verified(verifier, passed, checked_at)
     if complete:
@@ -243,20 +282,23 @@ def waiting_receipt(
     tool_message_call_id: str | None = None,
 ) -> Receipt:
     """A handoff to a person (e.g. an `interrupt()`), ending in `waiting`."""
-    builder = ReceiptBuilder(
+    builder = _handoff(
         operation_id=operation_id,
         route_contract=route_contract,
         sender=sender,
         recipient=recipient,
-        declared_routes=list(declared_routes),
-        required_context_keys=list(required_context_keys),
+        declared_routes=declared_routes,
+        goto=goto,
+        control_before=control_before,
+        control_after=control_after,
+        required_context_keys=required_context_keys,
+        context=context,
+        tool_call_id=tool_call_id,
+        tool_message_call_id=tool_message_call_id,
+        destination_node=destination_node,
+        started_at=started_at,
+        attempt=attempt,
     )
-    builder.routed(goto).control(control_before, control_after).tool(
-        tool_call_id, tool_message_call_id
-    )
-    builder.context(context)
-    if destination_node is not None:
-        builder.started(destination_node, started_at, attempt)
     builder.waiting(
         owner=owner,
         reason=reason,

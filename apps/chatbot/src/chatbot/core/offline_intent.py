@@ -66,6 +66,17 @@ def format_few_shots(examples: Sequence[IntentExample], limit: int = 16) -> str:
     return "\n".join(lines)
 
 
+@lru_cache(maxsize=4)
+def _few_shots_text(path: str, mtime: float) -> str:
+    return format_few_shots(load_examples(Path(path)))
+
+
+def few_shots_for(path: Path) -> str:
+    """The few-shot prompt text for the examples file, read once (again only if it changes)."""
+    resolved = path.expanduser().resolve()
+    return _few_shots_text(str(resolved), resolved.stat().st_mtime if resolved.exists() else 0.0)
+
+
 class NearestExampleClassifier:
     """k-nearest labelled examples over one or more packaged sentence encoders."""
 

@@ -7,6 +7,7 @@ survive only in `forward_to_external_agent`, the seed's public wire-level helper
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from dataclasses import dataclass, field
 from typing import Any, AsyncIterator, Sequence
@@ -16,7 +17,7 @@ from langchain_core.messages import HumanMessage, SystemMessage
 
 from chatbot.core import i18n
 from chatbot.core.intent_classifier import IntentType, chunk_text, classify_intent_and_answer, history_messages
-from chatbot.core.offline_intent import format_few_shots, get_offline_classifier, load_examples
+from chatbot.core.offline_intent import few_shots_for, get_offline_classifier
 from chatbot.core.prompts import BASE_SYSTEM_PROMPT, format_context, get_enhanced_system_prompt
 from chatbot.core.modes import ALTER, NORMAL
 from relais.events import (
@@ -184,25 +185,21 @@ class Orchestrator:
 
     # --- steps ---------------------------------------------------------------------------
     async def _retrieve(self, question: str) -> list[Any] | None:
-        import asyncio
-
         kb = self.kb()
         if await asyncio.to_thread(kb.is_empty):
             return None
         return await asyncio.to_thread(kb.search, question)
 
     async def _classify(self, question: str, hits: list[Any], history: list[dict[str, str]]):
-        import asyncio
-
         if self.model is None:
             classifier = await asyncio.to_thread(get_offline_classifier, self.settings)
             result = await asyncio.to_thread(classifier.classify, question)
             return result.intent, None
-        examples = load_examples(self.settings.relais_intents_file)
+        few_shots = await asyncio.to_thread(few_shots_for, self.settings.relais_intents_file)
         context = format_context([(h.title, h.text) for h in hits])
         # Nothing has reached the user until the prefix is decided, so the whole call can be retried.
         return await self.retry.call(  # type: ignore[union-attr]
-            classify_intent_and_answer, self.model, question, context, format_few_shots(examples), history
+            classify_intent_and_answer, self.model, question, context, few_shots, history
         )
 
     async def _answer(
@@ -210,8 +207,6 @@ class Orchestrator:
     ) -> AsyncIterator[ChatEvent]:
         """Pure RAG answer (no classification): the model with the context, or extractive."""
         if self.model is None:
-            import asyncio
-
             from knowledge.extractive import extractive_answer
 
             result = await asyncio.to_thread(extractive_answer, question, hits)
