@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import zlib
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
 
@@ -185,6 +186,29 @@ async def medium(body: dict[str, Any]) -> Response:
     return _sse([_event("message", {"content": "m" * 50_000}), _event("done", {})])
 
 
+def _gzip_sse(text: str) -> StreamingResponse:
+    """An SSE body compressed with gzip (`Content-Encoding: gzip`), sent in small pieces."""
+    packer = zlib.compressobj(wbits=31)  # gzip container
+    packed = packer.compress(text.encode()) + packer.flush()
+
+    async def gen() -> AsyncIterator[bytes]:
+        for i in range(0, len(packed), 1024):
+            yield packed[i : i + 1024]
+            await asyncio.sleep(0)
+
+    return StreamingResponse(gen(), media_type="text/event-stream", headers={"Content-Encoding": "gzip"})
+
+
+async def gzipped(body: dict[str, Any]) -> Response:
+    return _gzip_sse('event: message\ndata: {"content": "compressed "}\n\n'
+                     'event: message\ndata: {"content": "and fine"}\n\nevent: done\ndata: {}\n\n')
+
+
+async def gzip_bomb(body: dict[str, Any]) -> Response:
+    """A few kB on the wire that inflate to one event bigger than the cap."""
+    return _gzip_sse("event: message\ndata: " + "z" * HUGE_EVENT_BYTES * 3 + "\n\nevent: done\ndata: {}\n\n")
+
+
 async def html(body: dict[str, Any]) -> Response:
     return HTMLResponse("<html><body>Welcome to nginx!</body></html>")
 
@@ -225,6 +249,8 @@ BEHAVIOURS: dict[str, Callable[[dict[str, Any]], Awaitable[Response]]] = {
     "malformed": malformed,
     "huge": huge,
     "medium": medium,
+    "gzip": gzipped,
+    "gzip_bomb": gzip_bomb,
     "html": html,
     "slow": slow,
     "agent_error": agent_error,

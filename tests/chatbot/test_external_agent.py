@@ -345,6 +345,19 @@ async def test_event_cap_is_configurable(agent, make_client):
     assert texts(capped) == ""
 
 
+async def test_compressed_stream_is_decoded(agent, make_client):
+    events = await collect(make_client(agent.url + "/gzip"))
+    assert texts(events) == "compressed and fine"
+    assert isinstance(events[-1], DoneEvent)
+
+
+async def test_event_cap_counts_inflated_bytes_of_a_compressed_stream(agent, make_client, caplog):
+    caplog.set_level(logging.WARNING)
+    events = await collect(make_client(agent.url + "/gzip_bomb"))
+    assert only_error(events).code == "too_large"
+    assert "without a complete event" in caplog.text
+
+
 async def test_wrong_content_type(agent, make_client):
     error = only_error(await collect(make_client(agent.url + "/html")))
     assert error.code == "bad_response"
