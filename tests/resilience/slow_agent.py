@@ -12,9 +12,9 @@ while the graph is really in the middle of the advisor node.
 from __future__ import annotations
 
 import argparse
-import time
+import asyncio
 import uuid
-from collections.abc import Iterator
+from collections.abc import AsyncIterator
 from typing import Any
 
 from langchain_core.messages import BaseMessage, ToolMessage
@@ -29,10 +29,10 @@ class SlowStreamingModel(ScriptedChatModel):
 
     token_delay_s: float = 0.03
 
-    def _stream(self, messages: list[BaseMessage], stop: list[str] | None = None, run_manager: Any = None,
-                **kwargs: Any) -> Iterator[ChatGenerationChunk]:
-        for chunk in super()._stream(messages, stop, run_manager, **kwargs):
-            time.sleep(self.token_delay_s)
+    async def _astream(self, messages: list[BaseMessage], stop: list[str] | None = None,
+                       run_manager: Any = None, **kwargs: Any) -> AsyncIterator[ChatGenerationChunk]:
+        async for chunk in super()._astream(messages, stop, run_manager, **kwargs):
+            await asyncio.sleep(self.token_delay_s)
             yield chunk
 
 

@@ -13,11 +13,12 @@ A script item may be:
 
 from __future__ import annotations
 
+import asyncio
 import json
 import time
-from typing import Any, Callable, Iterator, Sequence
+from typing import Any, AsyncIterator, Callable, Iterator, Sequence
 
-from langchain_core.callbacks import CallbackManagerForLLMRun
+from langchain_core.callbacks import AsyncCallbackManagerForLLMRun, CallbackManagerForLLMRun
 from langchain_core.language_models.fake_chat_models import GenericFakeChatModel
 from langchain_core.messages import AIMessage, AIMessageChunk, BaseMessage
 from langchain_core.outputs import ChatGeneration, ChatGenerationChunk, ChatResult
@@ -74,8 +75,6 @@ class ScriptedChatModel(GenericFakeChatModel):
             item = item(messages)
         if isinstance(item, BaseException):
             raise item
-        if self.delay_s:
-            time.sleep(self.delay_s)
         if isinstance(item, AIMessage):
             return item
         if isinstance(item, str):
@@ -93,7 +92,10 @@ class ScriptedChatModel(GenericFakeChatModel):
         run_manager: CallbackManagerForLLMRun | None = None,
         **kwargs: Any,
     ) -> ChatResult:
-        return ChatResult(generations=[ChatGeneration(message=self._next_item(messages))])
+        message = self._next_item(messages)
+        if self.delay_s:
+            time.sleep(self.delay_s)
+        return ChatResult(generations=[ChatGeneration(message=message)])
 
     def _stream(
         self,
@@ -103,24 +105,40 @@ class ScriptedChatModel(GenericFakeChatModel):
         **kwargs: Any,
     ) -> Iterator[ChatGenerationChunk]:
         message = self._next_item(messages)
-        if message.tool_calls:
-            yield ChatGenerationChunk(
-                message=AIMessageChunk(
-                    content=str(message.content or ""),
-                    id=message.id,
-                    tool_call_chunks=[
-                        {"name": c["name"], "args": json.dumps(c["args"]), "id": c.get("id"), "index": i}
-                        for i, c in enumerate(message.tool_calls)
-                    ],
-                )
-            )
-            return
-        text = str(message.content)
-        pieces = [p for p in _split_keep_space(text)] or [""]
-        for piece in pieces:
-            chunk = ChatGenerationChunk(message=AIMessageChunk(content=piece, id=message.id))
-            if run_manager:
-                run_manager.on_llm_new_token(piece, chunk=chunk)
+        if self.delay_s:
+            time.sleep(self.delay_s)
+        for chunk in _chunks(message):
+            if run_manager and not chunk.message.tool_call_chunks:
+                run_manager.on_llm_new_token(str(chunk.message.content), chunk=chunk)
+            yield chunk
+
+    # Native async paths, like a real provider's: langchain's defaults would run the sync ones in
+    # a worker thread, one thread hop per streamed token, which is not what we measure or test.
+    async def _agenerate(
+        self,
+        messages: list[BaseMessage],
+        stop: list[str] | None = None,
+        run_manager: AsyncCallbackManagerForLLMRun | None = None,
+        **kwargs: Any,
+    ) -> ChatResult:
+        message = self._next_item(messages)
+        if self.delay_s:
+            await asyncio.sleep(self.delay_s)
+        return ChatResult(generations=[ChatGeneration(message=message)])
+
+    async def _astream(
+        self,
+        messages: list[BaseMessage],
+        stop: list[str] | None = None,
+        run_manager: AsyncCallbackManagerForLLMRun | None = None,
+        **kwargs: Any,
+    ) -> AsyncIterator[ChatGenerationChunk]:
+        message = self._next_item(messages)
+        if self.delay_s:
+            await asyncio.sleep(self.delay_s)
+        for chunk in _chunks(message):
+            if run_manager and not chunk.message.tool_call_chunks:
+                await run_manager.on_llm_new_token(str(chunk.message.content), chunk=chunk)
             yield chunk
 
     # --- what the langchain fakes lack ------------------------------------------------------
@@ -163,6 +181,24 @@ class ScriptedChatModel(GenericFakeChatModel):
     @property
     def _llm_type(self) -> str:
         return "scripted-fake-chat-model"
+
+
+def _chunks(message: AIMessage) -> Iterator[ChatGenerationChunk]:
+    """A reply as a provider streams it: tool calls in one chunk, text word by word."""
+    if message.tool_calls:
+        yield ChatGenerationChunk(
+            message=AIMessageChunk(
+                content=str(message.content or ""),
+                id=message.id,
+                tool_call_chunks=[
+                    {"name": c["name"], "args": json.dumps(c["args"]), "id": c.get("id"), "index": i}
+                    for i, c in enumerate(message.tool_calls)
+                ],
+            )
+        )
+        return
+    for piece in _split_keep_space(str(message.content)) or [""]:
+        yield ChatGenerationChunk(message=AIMessageChunk(content=piece, id=message.id))
 
 
 def _split_keep_space(text: str) -> list[str]:
