@@ -53,6 +53,14 @@ async def test_model_reply_is_streamed_token_by_token() -> None:
 
 async def test_turns_resume_the_paused_run_and_never_restart_it() -> None:
     runner = offline_runner()
+    inputs: list[Any] = []
+    astream = runner.graph.astream
+
+    def recording_astream(graph_input: Any, *args: Any, **kwargs: Any) -> Any:
+        inputs.append(graph_input)
+        return astream(graph_input, *args, **kwargs)
+
+    runner.graph.astream = recording_astream  # type: ignore[method-assign]
     counts = []
     for text in SEED_TURNS:
         events = await collect(runner, "t", text)
@@ -67,9 +75,12 @@ async def test_turns_resume_the_paused_run_and_never_restart_it() -> None:
         (8, 2, "nutrition_advisor"),
         (12, 3, "nutrition_advisor"),
     ]
+    # one run, resumed twice with the user's message — never a fresh start
+    assert isinstance(inputs[0], dict) and [type(i).__name__ for i in inputs[1:]] == ["Command"] * 2
+    assert [i.resume for i in inputs[1:]] == SEED_TURNS[1:]
     config = {"configurable": {"thread_id": "t"}}
     sources = [c.metadata.get("source") async for c in runner.graph.aget_state_history(config)]
-    assert sources.count("input") == 1  # one run, resumed twice — no fresh start
+    assert sources == ["loop"] * 3  # durability="exit": one checkpoint per turn, at the pause
     history = await runner.history("t")
     assert [h["role"] for h in history] == ["user", "assistant"] * 3
     assert [h["content"] for h in history if h["role"] == "user"] == SEED_TURNS

@@ -285,8 +285,12 @@ class CoachRunner:
             audit = self._start_audit(before, thread_id, message)
             try:
                 graph_input = await self._graph_input(config, message, history)
+                # durability="exit": one checkpoint per turn, written when the graph stops (at the
+                # human node's interrupt, or on error); a turn is all-or-nothing anyway (see
+                # `_roll_back`), and the per-step writes were most of a turn's SQLite cost
                 async for mode, data in self.graph.astream(
-                    graph_input, config, stream_mode=["messages", "updates", "tasks"]
+                    graph_input, config, stream_mode=["messages", "updates", "tasks"],
+                    durability="exit",
                 ):
                     if audit is not None:
                         audit.observe((mode, data))
