@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import httpx
+import orjson
 from httpx_sse import EventSource, ServerSentEvent
 from relais.events import (
     AgentEvent,
@@ -307,7 +308,7 @@ class ExternalAgentClient:
     async def _read_json(self, response: httpx.Response) -> AsyncGenerator[AgentEvent, None]:
         raw = await _read_body(response, self.max_event_bytes)
         try:
-            data = json.loads(raw)
+            data = orjson.loads(raw)
         except ValueError as exc:
             raise _Failure("bad_response", f"invalid JSON body: {exc}") from None
         if not isinstance(data, dict):
@@ -361,6 +362,8 @@ class ExternalAgentClient:
 
 
 # --- parsing -------------------------------------------------------------------------------
+# Event data is decoded with orjson: json.loads was half of the relay's own cost per event
+# (0.8 vs 0.13 us for a token event; benchmark 3).
 _NOT_JSON = object()
 
 
@@ -368,7 +371,7 @@ def _loads(data: str, json_marker: str = "{") -> Any:
     """Parsed JSON data; `_NOT_JSON` for plain text; `_Malformed` when it looks like a broken
     JSON object (starts with `json_marker`), since showing that raw would only leak junk."""
     try:
-        return json.loads(data)
+        return orjson.loads(data)
     except ValueError:
         if data.lstrip().startswith(json_marker):
             raise _Malformed(f"invalid JSON data: {data[:80]!r}") from None
@@ -394,7 +397,7 @@ def _parse_event(sse: ServerSentEvent) -> AgentEvent | None:
         data = sse.data
         if data.startswith('{"'):  # the common shape, {"content": "..."}, read in one step
             try:
-                parsed = json.loads(data)
+                parsed = orjson.loads(data)
             except ValueError:
                 raise _Malformed(f"invalid JSON data: {data[:80]!r}") from None
             text = parsed.get("content") if isinstance(parsed, dict) else None
