@@ -60,6 +60,33 @@ async def test_normal_question_answered_with_sources(stack: dict) -> None:
         await chat.close()
 
 
+async def test_sources_are_kept_with_the_thread_and_served_to_their_owner_only(stack: dict) -> None:
+    base = stack["app"].url
+    alice = login(base, "alice", "alice-pass-1")
+    chat = await ChatSession(base, alice).connect()
+    try:
+        await chat.ask("How much does the base plan cost?")
+        thread_id = chat.thread_id
+    finally:
+        await chat.close()
+    elements: list[dict] = []
+    for _ in range(50):  # elements are written by a background task of the turn
+        thread = httpx.get(f"{base}/project/thread/{thread_id}", cookies={"access_token": alice}, timeout=10).json()
+        elements = [e for e in thread.get("elements") or [] if e.get("url")]
+        if elements:
+            break
+        await asyncio.sleep(0.2)
+    source = next(e for e in elements if "plans-and-pricing.md" in e.get("name", ""))
+    assert source["url"].startswith("/relais/blobs/")
+
+    mine = httpx.get(base + source["url"], cookies={"access_token": alice}, timeout=10)
+    assert mine.status_code == 200 and "$10" in mine.text  # the excerpt shown beside the answer
+    assert mine.headers["content-type"].startswith("text/plain")
+    bob = login(base, "bob", "bob-pass-2")
+    assert httpx.get(base + source["url"], cookies={"access_token": bob}, timeout=10).status_code == 404
+    assert httpx.get(base + source["url"], timeout=10).status_code == 401
+
+
 async def test_alter_handoff_persists_across_restart_and_resume(stack: dict) -> None:
     base = stack["app"].url
     token = login(base, "alice", "alice-pass-1")

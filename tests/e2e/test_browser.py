@@ -2,7 +2,7 @@
 
 Login → a help-center question (answer + sources) → hand-off to the coach → the seed's three
 turns with the constraint prompt after each answer, "Vegetarian" clicked → reload, resume the
-thread from the sidebar → still with the coach. Screenshots of each step: test-artifacts/browser/.
+thread from the sidebar → the first answer's source still opens → still with the coach. Screenshots of each step: test-artifacts/browser/.
 """
 
 from __future__ import annotations
@@ -132,6 +132,12 @@ def test_help_center_then_coach_then_resume(page, app_url: str) -> None:
     page.wait_for_selector("[data-step-type='assistant_message']")
     page.wait_for_timeout(1500)
     shot(page, "06-thread-resumed")
+    # the first answer's source, kept with the thread, opens in the side panel after the reload
+    page.locator("[data-step-type='assistant_message']").first.get_by_text("plans-and-pricing.md").first.click()
+    page.wait_for_function(
+        "() => /\\$10/.test(document.querySelector('#side-view-content')?.innerText || '')", timeout=15_000
+    )
+    shot(page, "06b-source-after-resume")
     ask(page, "I have a knee injury, adjust my workout")
     resumed = last_answers(page, 2).lower()
     assert "lunge" not in resumed or "no lunge" in resumed or "avoid" in resumed

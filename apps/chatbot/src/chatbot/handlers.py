@@ -56,10 +56,13 @@ STARTERS = {
 
 
 def startup() -> None:
-    """Process start: logging with secret scrubbing, the auth secret, the data layer schema."""
+    """Process start: logging with secret scrubbing, the auth secret, the element file route."""
+    from chatbot.blobs import register_blob_route
+
     settings = get_settings()
     configure_logging(settings.relais_log_level, settings.secret_values())
     ensure_auth_secret(settings)
+    register_blob_route(lambda: getattr(data_layer(), "storage_provider", None))
 
 
 async def shutdown() -> None:

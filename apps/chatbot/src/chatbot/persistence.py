@@ -2,7 +2,8 @@
 thread's orchestrator mode stored in its metadata.
 
 Chainlit ships no schema for its SQLAlchemy layer, so the DDL lives here (Postgres types from
-Chainlit's docs; TEXT stand-ins on SQLite). The schema is created on first start.
+Chainlit's docs; TEXT stand-ins on SQLite), plus a `blobs` table for element files
+(`chatbot.blobs`). The schema is created on first start.
 """
 
 from __future__ import annotations
@@ -42,6 +43,8 @@ CREATE TABLE IF NOT EXISTS elements (
     "language" TEXT, "forId" UUID, "mime" TEXT, "props" JSONB, "autoPlay" BOOLEAN,
     "playerConfig" JSONB,
     FOREIGN KEY ("threadId") REFERENCES threads("id") ON DELETE CASCADE);
+CREATE TABLE IF NOT EXISTS blobs (
+    "objectKey" TEXT PRIMARY KEY, "mime" TEXT, "data" BYTEA NOT NULL);
 CREATE TABLE IF NOT EXISTS feedbacks (
     "id" UUID PRIMARY KEY, "forId" UUID NOT NULL, "threadId" UUID NOT NULL, "value" INT NOT NULL,
     "comment" TEXT,
@@ -51,7 +54,7 @@ CREATE TABLE IF NOT EXISTS feedbacks (
 
 def _sqlite_ddl() -> str:
     """The Postgres DDL with SQLite-friendly types (UUID/JSONB/arrays stored as TEXT)."""
-    ddl = _POSTGRES_DDL
+    ddl = _POSTGRES_DDL.replace(" BYTEA", " BLOB")
     for pg_type in ("UUID", "JSONB", "TEXT[]"):
         ddl = ddl.replace(f" {pg_type}", " TEXT")
     return ddl
@@ -122,7 +125,12 @@ SQLITE_CONNECT_ARGS = {"timeout": 30}
 
 
 def _layer(url: str) -> RelaisDataLayer:
-    return RelaisDataLayer(conninfo=url, connect_args=dict(SQLITE_CONNECT_ARGS) if is_sqlite(url) else None)
+    """The layer, with element files stored in its own database (`chatbot.blobs`)."""
+    from chatbot.blobs import DatabaseBlobStore
+
+    layer = RelaisDataLayer(conninfo=url, connect_args=dict(SQLITE_CONNECT_ARGS) if is_sqlite(url) else None)
+    layer.storage_provider = DatabaseBlobStore(layer.engine)
+    return layer
 
 
 async def create_data_layer(settings: Settings) -> RelaisDataLayer:
