@@ -19,11 +19,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from relais.embeddings import Embedder, get_embedder
+from relais.embeddings import AUTO, Embedder, get_embedder
 from relais.settings import Settings, get_settings
 
 from knowledge.beir import BeirDataset, load_beir
 from knowledge.chunking import Chunk, chunk_document
+from knowledge.encoder_choice import choose_for_languages
+from knowledge.language import detect_language
 from knowledge.ingest import chunk_metadata, write_chunks
 from knowledge.loaders import Document
 from knowledge.retrieval import MODES, KnowledgeBase, RetrievalConfig
@@ -72,6 +74,14 @@ def _index_key(dataset: BeirDataset, embedder: Embedder, settings: Settings) -> 
     return hashlib.sha256(raw.encode()).hexdigest()[:16]
 
 
+def dataset_model(dataset: BeirDataset, settings: Settings) -> str:
+    """The encoder ingest would pick for this corpus (`RELAIS_EMBEDDING_MODEL=auto`), or the setting."""
+    if settings.relais_embedding_model != AUTO:
+        return settings.relais_embedding_model
+    sample = list(dataset.corpus.values())[:500]
+    return choose_for_languages(detect_language(f"{title}. {text[:400]}") for title, text in sample)
+
+
 def corpus_chunks(dataset: BeirDataset, settings: Settings) -> list[Chunk]:
     """Every document of the corpus cut by the ingest chunker (source = document id)."""
     chunks: list[Chunk] = []
@@ -89,7 +99,7 @@ def open_eval_index(dataset: BeirDataset, settings: Settings | None = None, *, e
                     show_progress: bool = False) -> tuple[KnowledgeBase, bool]:
     """A KnowledgeBase over the dataset's own collection; True when it was already built."""
     settings = settings or get_settings()
-    embedder = embedder or get_embedder(settings.relais_embedding_model)
+    embedder = embedder or get_embedder(dataset_model(dataset, settings))
     root = Path(cache_dir) if cache_dir else settings.data_dir
     index_dir = root / "eval" / f"{dataset.folder.name}-{_index_key(dataset, embedder, settings)}"
     eval_settings = settings.model_copy(update={"relais_data_dir": index_dir, "chroma_host": None,
@@ -137,7 +147,7 @@ def evaluate_retrieval(dataset_dir: Path, qrels: str | Path = "qrels/test.tsv", 
     if mode not in MODES:
         raise ValueError(f"unknown mode {mode!r}; choose one of {', '.join(MODES)}")
     dataset = load_beir(Path(dataset_dir), qrels)
-    embedder = get_embedder(embedder_name or settings.relais_embedding_model)
+    embedder = get_embedder(embedder_name or dataset_model(dataset, settings))
     kb, cached = open_eval_index(dataset, settings, embedder=embedder, config=config,
                                  cache_dir=cache_dir, show_progress=show_progress)
     run = run_queries(kb, dataset, mode)

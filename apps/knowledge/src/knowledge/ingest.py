@@ -14,11 +14,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from relais.embeddings import Embedder
+from relais.embeddings import Embedder, get_embedder
 from relais.settings import Settings, get_settings
 
 from knowledge.chunking import Chunk, chunk_document
 from knowledge.embedding_cache import embed_texts
+from knowledge.encoder_choice import choose_for_languages
 from knowledge.errors import KnowledgeBaseMissing, LoaderError
 from knowledge.loaders import SUPPORTED_SUFFIXES, is_supported, load_document
 from knowledge.manifest import FileEntry, Manifest
@@ -159,6 +160,15 @@ def ingest_folder(folder: Path | None = None, settings: Settings | None = None, 
                 del manifest.files[rel]
             continue
         to_write.append((rel, sha, chunks))
+
+    if kb.embedder_is_auto and store.count() == 0:  # first ingest: pick the encoder for these documents
+        choice = choose_for_languages(c.language for _, _, chunks in to_write for c in chunks)
+        if choice != embedder.name:
+            kb.use_embedder(get_embedder(choice))
+            store, embedder = kb.store, kb.embedder
+            if store.embedder not in ((embedder.name, embedder.dim), (None, None)):
+                store.reset()
+        manifest.embedder = embedder.name
 
     all_chunks = [c for _, _, chunks in to_write for c in chunks]
     metadatas = [chunk_metadata(c, sha) for _, sha, chunks in to_write for c in chunks]

@@ -30,11 +30,12 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from relais.embeddings import Embedder, get_embedder
+from relais.embeddings import AUTO, Embedder, get_embedder
 from relais.settings import Settings, get_settings
 
 from knowledge.calibration import REFERENCE_SENTENCES, baseline_similarity
 from knowledge.chunking import Chunk
+from knowledge.encoder_choice import resolve_model
 from knowledge.fusion import convex_combination, reciprocal_rank_fusion
 from knowledge.language import detect_language
 from knowledge.lexical import META_FILE, LexicalIndex, LexicalParams, fingerprint
@@ -145,7 +146,8 @@ class KnowledgeBase:
                  store: ChromaStore | None = None, config: RetrievalConfig | None = None,
                  lexical_dir: Path | None = None) -> None:
         self.settings = settings or get_settings()
-        self.embedder = embedder or get_embedder(self.settings.relais_embedding_model)
+        self.embedder_is_auto = embedder is None and self.settings.relais_embedding_model == AUTO
+        self.embedder = embedder or get_embedder(resolve_model(self.settings))
         self.store = store or open_store(self.settings, self.embedder.name, self.embedder.dim)
         self.config = config or RetrievalConfig.from_settings(self.settings)
         self.lexical_dir = lexical_dir or (self.settings.lexical_dir / self.store.name)
@@ -153,6 +155,14 @@ class KnowledgeBase:
         self._payloads: dict[str, dict[str, Any]] = {}
         self._stamp: float | None = None
         self._lock = threading.Lock()
+
+    def use_embedder(self, embedder: Embedder) -> None:
+        """Switch encoders before the first ingest (`knowledge.encoder_choice`): the store is
+        reopened for the new model; ingest resets it, as for any model change."""
+        with self._lock:
+            self.embedder = embedder
+            self.store = open_store(self.settings, embedder.name, embedder.dim)
+            self._lexical, self._payloads, self._stamp = None, {}, None
 
     # --- lexical index lifecycle -----------------------------------------------------------
     def refresh_lexical(self) -> LexicalIndex:

@@ -35,7 +35,7 @@ class Settings(BaseSettings):
     relais_temperature: float = 0.0
     llm_timeout_s: float = 60.0
     llm_max_retries: int = 3
-    relais_embedding_model: Literal["minilm", "use-multilingual"] = "minilm"
+    relais_embedding_model: Literal["auto", "minilm", "use-multilingual"] = "auto"
 
     # --- knowledge base -------------------------------------------------------------------
     chroma_host: str | None = None

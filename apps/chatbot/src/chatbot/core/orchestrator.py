@@ -209,7 +209,8 @@ class Orchestrator:
         if self.model is None:
             from knowledge.extractive import extractive_answer
 
-            result = await asyncio.to_thread(extractive_answer, question, hits)
+            embedder = getattr(self.knowledge_base, "embedder", None)  # the encoder the KB was built with
+            result = await asyncio.to_thread(extractive_answer, question, hits, embedder)
             for piece in _chunk_words(result.text):
                 yield TextChunk(piece)
             if result.found:
