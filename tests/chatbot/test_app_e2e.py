@@ -17,6 +17,7 @@ import pytest
 
 from tests.chainlit_driver import ChatSession, agent_server, chainlit_server, list_threads, login, relais_env
 from tests.conftest import REPO_ROOT, free_port
+from tests.resilience.harness import get_thread
 
 pytestmark = pytest.mark.slow
 
@@ -71,7 +72,7 @@ async def test_sources_are_kept_with_the_thread_and_served_to_their_owner_only(s
         await chat.close()
     elements: list[dict] = []
     for _ in range(50):  # elements are written by a background task of the turn
-        thread = httpx.get(f"{base}/project/thread/{thread_id}", cookies={"access_token": alice}, timeout=10).json()
+        thread = get_thread(base, alice, thread_id).json()
         elements = [e for e in thread.get("elements") or [] if e.get("url")]
         if elements:
             break

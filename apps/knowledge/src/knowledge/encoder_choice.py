@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable
+from typing import Any
 
 from relais.embeddings import AUTO, DEFAULT_MODEL
 from relais.settings import Settings
@@ -32,20 +33,20 @@ def choose_for_languages(languages: Iterable[str]) -> str:
     return DEFAULT_MODEL
 
 
-def indexed_model(settings: Settings) -> str | None:
+def indexed_model(settings: Settings, client: Any = None) -> str | None:
     """The encoder the existing collection was built with, if there is one."""
     from knowledge.store import chroma_client
 
     try:
-        collection = chroma_client(settings).get_collection(settings.relais_collection)
+        collection = (client or chroma_client(settings)).get_collection(settings.relais_collection)
     except Exception:  # noqa: BLE001 - no collection (or no store yet): nothing recorded
         return None
     name = (collection.metadata or {}).get("embedder")
     return str(name) if name else None
 
 
-def resolve_model(settings: Settings) -> str:
+def resolve_model(settings: Settings, client: Any = None) -> str:
     """The encoder to open the knowledge base with: the setting, or for `auto` the recorded choice."""
     if settings.relais_embedding_model != AUTO:
         return settings.relais_embedding_model
-    return indexed_model(settings) or DEFAULT_MODEL
+    return indexed_model(settings, client) or DEFAULT_MODEL

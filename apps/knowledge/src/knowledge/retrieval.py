@@ -39,7 +39,7 @@ from knowledge.encoder_choice import resolve_model
 from knowledge.fusion import convex_combination, reciprocal_rank_fusion
 from knowledge.language import detect_language
 from knowledge.lexical import META_FILE, LexicalIndex, LexicalParams, fingerprint
-from knowledge.store import ChromaStore, StoredHit, open_store
+from knowledge.store import ChromaStore, StoredHit, chroma_client, open_store
 
 MODES = ("dense", "bm25", "hybrid")
 
@@ -147,8 +147,9 @@ class KnowledgeBase:
                  lexical_dir: Path | None = None) -> None:
         self.settings = settings or get_settings()
         self.embedder_is_auto = embedder is None and self.settings.relais_embedding_model == AUTO
-        self.embedder = embedder or get_embedder(resolve_model(self.settings))
-        self.store = store or open_store(self.settings, self.embedder.name, self.embedder.dim)
+        client = chroma_client(self.settings) if store is None else None  # one client for both steps
+        self.embedder = embedder or get_embedder(resolve_model(self.settings, client))
+        self.store = store or open_store(self.settings, self.embedder.name, self.embedder.dim, client=client)
         self.config = config or RetrievalConfig.from_settings(self.settings)
         self.lexical_dir = lexical_dir or (self.settings.lexical_dir / self.store.name)
         self._lexical: LexicalIndex | None = None

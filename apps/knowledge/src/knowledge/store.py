@@ -197,9 +197,10 @@ def chroma_client(settings: Settings, path: Path | None = None) -> Any:
 
 
 def open_store(settings: Settings, embedder_name: str, dim: int, *, name: str | None = None,
-               path: Path | None = None) -> ChromaStore:
-    """The knowledge-base collection (`RELAIS_COLLECTION`) in the configured Chroma."""
-    client = chroma_client(settings, path)
+               path: Path | None = None, client: Any = None) -> ChromaStore:
+    """The knowledge-base collection (`RELAIS_COLLECTION`) in the configured Chroma
+    (through `client` when the caller already has one)."""
+    client = client or chroma_client(settings, path)
     try:
         return ChromaStore(client, name or settings.relais_collection, embedder_name, dim)
     except StoreUnavailable:
