@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from datetime import timedelta
 
+import pytest
+
 from handoff_audit.builders import (
     ReceiptBuilder,
     new_operation_id,
@@ -112,3 +114,13 @@ def test_waiting_receipt_deadline_from_ttl() -> None:
     assert receipt.wait and receipt.wait.deadline_utc == NOW + timedelta(hours=1)
     assert classify(receipt, NOW).verdict is VerdictCode.WAITING_ON_APPROVAL
     assert classify(receipt, NOW + timedelta(hours=2)).verdict is VerdictCode.UNCERTAIN
+
+
+def test_one_call_builders_refuse_unknown_or_missing_evidence() -> None:
+    with pytest.raises(TypeError, match="unknown \\['tool_cal_id'\\]"):
+        route_receipt(operation_id="op", route_contract="c", sender="a", recipient="b", declared_routes=["b"],
+                      goto="b", control_before="a", control_after="b", tool_cal_id="t")  # type: ignore[call-arg]
+    with pytest.raises(TypeError, match="missing .*'goto'"):
+        waiting_receipt(operation_id="op", route_contract="c", sender="a", recipient="human",  # type: ignore[call-arg]
+                        declared_routes=["human"], control_before="a", control_after="human",
+                        owner="user", reason="approval", resume_token_id="r")

@@ -17,7 +17,7 @@ import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
-from typing import Any
+from typing import Any, TypedDict, Unpack
 
 from handoff_audit.receipt import DestinationStart, FinalState, Receipt, ResultCheck, Wait, as_utc
 
@@ -174,82 +174,66 @@ class ReceiptBuilder:
         )
 
 
-def _handoff(
-    *,
-    operation_id: str,
-    route_contract: str,
-    sender: str | None,
-    recipient: str | None,
-    declared_routes: Iterable[str],
-    goto: str | None,
-    control_before: str | None,
-    control_after: str | None,
-    required_context_keys: Iterable[str],
-    context: Mapping[str, Any] | Iterable[str],
-    tool_call_id: str | None,
-    tool_message_call_id: str | None,
-    destination_node: str | None,
-    started_at: datetime | None,
-    attempt: int,
-) -> ReceiptBuilder:
-    """The evidence every handoff shares: route, control, tool protocol, context, start."""
+class _HandoffRoute(TypedDict):
+    """The required part of `HandoffEvidence` (a total TypedDict: `Required[...]` is not
+    recognised under postponed annotations on Python 3.11)."""
+
+    operation_id: str
+    route_contract: str
+    sender: str | None
+    recipient: str | None
+    declared_routes: Iterable[str]
+    goto: str | None
+    control_before: str | None
+    control_after: str | None
+
+
+class HandoffEvidence(_HandoffRoute, total=False):
+    """What every handoff records, passed as keywords to `route_receipt` and `waiting_receipt`:
+    route, control, tool protocol, context and the destination's start."""
+
+    required_context_keys: Iterable[str]
+    context: Mapping[str, Any] | Iterable[str]
+    tool_call_id: str | None
+    tool_message_call_id: str | None
+    destination_node: str | None
+    started_at: datetime | None
+    attempt: int
+
+
+def _handoff(evidence: HandoffEvidence) -> ReceiptBuilder:
+    """A builder holding the evidence every handoff shares (unknown or missing keys: TypeError)."""
+    unknown = set(evidence) - set(HandoffEvidence.__annotations__)
+    missing = HandoffEvidence.__required_keys__ - set(evidence)
+    if unknown or missing:
+        raise TypeError(f"handoff evidence: unknown {sorted(unknown)}, missing {sorted(missing)}")
     builder = ReceiptBuilder(
-        operation_id=operation_id,
-        route_contract=route_contract,
-        sender=sender,
-        recipient=recipient,
-        declared_routes=list(declared_routes),
-        required_context_keys=list(required_context_keys),
+        operation_id=evidence["operation_id"],
+        route_contract=evidence["route_contract"],
+        sender=evidence["sender"],
+        recipient=evidence["recipient"],
+        declared_routes=list(evidence["declared_routes"]),
+        required_context_keys=list(evidence.get("required_context_keys", ())),
     )
-    builder.routed(goto).control(control_before, control_after).tool(
-        tool_call_id, tool_message_call_id
-    )
-    builder.context(context)
-    if destination_node is not None:
-        builder.started(destination_node, started_at, attempt)
+    builder.routed(evidence["goto"]).control(evidence["control_before"], evidence["control_after"])
+    builder.tool(evidence.get("tool_call_id"), evidence.get("tool_message_call_id"))
+    builder.context(evidence.get("context", ()))
+    destination = evidence.get("destination_node")
+    if destination is not None:
+        builder.started(destination, evidence.get("started_at"), evidence.get("attempt", 1))
     return builder
 
 
 def route_receipt(
     *,
-    operation_id: str,
-    route_contract: str,
-    sender: str | None,
-    recipient: str | None,
-    declared_routes: Iterable[str],
-    goto: str | None,
-    control_before: str | None,
-    control_after: str | None,
-    required_context_keys: Iterable[str] = (),
-    context: Mapping[str, Any] | Iterable[str] = (),
-    tool_call_id: str | None = None,
-    tool_message_call_id: str | None = None,
-    destination_node: str | None = None,
-    started_at: datetime | None = None,
-    attempt: int = 1,
     verifier: str | None = None,
     passed: bool | None = None,
     checked_at: datetime | None = None,
     complete: bool = False,
+    **evidence: Unpack[HandoffEvidence],
 ) -> Receipt:
     """A routing handoff in one call. `verifier`+`passed` record a result; `complete` claims done."""
-    builder = _handoff(
-        operation_id=operation_id,
-        route_contract=route_contract,
-        sender=sender,
-        recipient=recipient,
-        declared_routes=declared_routes,
-        goto=goto,
-        control_before=control_before,
-        control_after=control_after,
-        required_context_keys=required_context_keys,
-        context=context,
-        tool_call_id=tool_call_id,
-        tool_message_call_id=tool_message_call_id,
-        destination_node=destination_node,
-        started_at=started_at,
-        attempt=attempt,
-    )
+    builder = _handoff(evidence)
     if verifier is not None and passed is not None:
         builder.verified(verifier, passed, checked_at)
     if complete:
@@ -259,46 +243,16 @@ def route_receipt(
 
 def waiting_receipt(
     *,
-    operation_id: str,
-    route_contract: str,
-    sender: str | None,
-    recipient: str | None,
-    declared_routes: Iterable[str],
-    goto: str | None,
-    control_before: str | None,
-    control_after: str | None,
     owner: str | None,
     reason: str | None,
     resume_token_id: str | None,
     deadline_utc: datetime | None = None,
     ttl_s: float | None = None,
     now: datetime | None = None,
-    required_context_keys: Iterable[str] = (),
-    context: Mapping[str, Any] | Iterable[str] = (),
-    destination_node: str | None = None,
-    started_at: datetime | None = None,
-    attempt: int = 1,
-    tool_call_id: str | None = None,
-    tool_message_call_id: str | None = None,
+    **evidence: Unpack[HandoffEvidence],
 ) -> Receipt:
     """A handoff to a person (e.g. an `interrupt()`), ending in `waiting`."""
-    builder = _handoff(
-        operation_id=operation_id,
-        route_contract=route_contract,
-        sender=sender,
-        recipient=recipient,
-        declared_routes=declared_routes,
-        goto=goto,
-        control_before=control_before,
-        control_after=control_after,
-        required_context_keys=required_context_keys,
-        context=context,
-        tool_call_id=tool_call_id,
-        tool_message_call_id=tool_message_call_id,
-        destination_node=destination_node,
-        started_at=started_at,
-        attempt=attempt,
-    )
+    builder = _handoff(evidence)
     builder.waiting(
         owner=owner,
         reason=reason,
