@@ -185,7 +185,7 @@ class Orchestrator:
 
     # --- steps ---------------------------------------------------------------------------
     async def _retrieve(self, question: str) -> list[Any] | None:
-        kb = self.kb()
+        kb = await asyncio.to_thread(self.kb)  # the first call loads the encoder and opens Chroma
         if await asyncio.to_thread(kb.is_empty):
             return None
         return await asyncio.to_thread(kb.search, question)
