@@ -7,95 +7,15 @@ thread from the sidebar → the first answer's source still opens → still with
 
 from __future__ import annotations
 
-import shutil
-import subprocess
-import sys
-from typing import Iterator
-
 import pytest
 
-from tests.chainlit_driver import agent_server, chainlit_server, relais_env
-from tests.conftest import REPO_ROOT
+from tests.e2e.conftest import ask, login, last_answers, shot, wait_idle
 
 pytestmark = pytest.mark.browser
 
-ARTIFACTS = REPO_ROOT / "test-artifacts" / "browser"
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
-CHROMIUM_ARGS = [
-    "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-    "--disable-background-networking", "--disable-component-update", "--disable-sync",
-]
-
-
-@pytest.fixture(scope="module")
-def app_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    work = tmp_path_factory.mktemp("browser")
-    data_dir = work / "data"
-    subprocess.run([sys.executable, "-m", "chatbot.cli", "ingest"], env=relais_env(data_dir), cwd=REPO_ROOT, check=True, capture_output=True, timeout=600)
-    agent = agent_server(data_dir, work).start()
-    app = chainlit_server(data_dir, work, ENABLE_ORCHESTRATOR="true", EXTERNAL_AGENT_URL=agent.url).start()
-    yield app.url
-    app.stop()
-    agent.stop()
-
-
-@pytest.fixture()
-def page(app_url: str) -> Iterator:
-    from playwright.sync_api import sync_playwright
-
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
-        context = browser.new_context(viewport={"width": 1280, "height": 900}, locale="en-US")
-        page = context.new_page()
-        page.set_default_timeout(60_000)
-        yield page
-        context.close()
-        browser.close()
-
-
-def shot(page, name: str) -> None:
-    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
-
-
-def ask(page, text: str) -> None:
-    """Type into the composer like a person and wait for the answer to finish."""
-    before = page.locator("[data-step-type='assistant_message']").count()
-    users = page.locator("[data-step-type='user_message']").count()
-    page.locator("#chat-input").click()
-    page.keyboard.type(text)
-    page.locator("#chat-submit").click()
-    try:
-        page.wait_for_function(
-            "n => document.querySelectorAll(\"[data-step-type='user_message']\").length > n", arg=users, timeout=15_000
-        )
-    except Exception:
-        shot(page, "debug-not-sent")
-        raise
-    page.wait_for_function(
-        "n => document.querySelectorAll(\"[data-step-type='assistant_message']\").length > n", arg=before
-    )
-    wait_idle(page)
-
-
-def wait_idle(page) -> None:
-    """The task is over when Chainlit's stop button is gone."""
-    page.wait_for_selector("#stop-button", state="detached", timeout=120_000)
-    page.wait_for_timeout(500)
-
-
-def last_answers(page, n: int = 3) -> str:
-    texts = page.locator("[data-step-type='assistant_message']").all_inner_texts()
-    return "\n".join(texts[-n:])
-
 
 def test_help_center_then_coach_then_resume(page, app_url: str) -> None:
-    page.goto(app_url + "/login")
-    page.locator("input").first.fill("alice")
-    page.locator("input[type=password]").fill("alice-pass-1")
-    page.click("button[type=submit]")
-    page.wait_for_url(app_url + "/")
-    page.wait_for_selector("#chat-input")
+    login(page, app_url)
     page.get_by_text("Pricing").first.wait_for()  # starters shown: the session is connected
     page.wait_for_timeout(1000)
     shot(page, "01-logged-in")

@@ -1,0 +1,159 @@
+"""One app start shared by every browser test: the knowledge base is indexed once, the coach
+agent service and the Chainlit app (orchestrator on) are started once per session, and one
+Chromium is launched once. Each test gets a fresh browser context (its own cookies, locale).
+
+Tests that must kill or restart an app (restart, second instance) start their own servers
+with `start_stack`, reusing the indexed data folder."""
+
+from __future__ import annotations
+
+import shutil
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Callable, Iterator
+
+import pytest
+
+from tests.chainlit_driver import ServerProcess, agent_server, chainlit_server, relais_env
+from tests.conftest import REPO_ROOT
+
+ARTIFACTS = REPO_ROOT / "test-artifacts" / "browser"
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+]
+USERS = {"alice": "alice-pass-1", "bob": "bob-pass-2"}
+
+
+@dataclass
+class Stack:
+    """The running app, its agent service and the folders they share."""
+
+    app: ServerProcess
+    agent: ServerProcess
+    data_dir: Path
+    workdir: Path
+
+    @property
+    def url(self) -> str:
+        return self.app.url
+
+
+def index_knowledge_base(data_dir: Path) -> None:
+    import subprocess
+    import sys
+
+    subprocess.run(
+        [sys.executable, "-m", "chatbot.cli", "ingest"], env=relais_env(data_dir), cwd=REPO_ROOT,
+        check=True, capture_output=True, timeout=600,
+    )
+
+
+def start_stack(data_dir: Path, workdir: Path, **app_env: str) -> Stack:
+    """An agent service and a Chainlit app (orchestrator on) over `data_dir` (already indexed)."""
+    agent = agent_server(data_dir, workdir).start()
+    app = chainlit_server(data_dir, workdir, ENABLE_ORCHESTRATOR="true", EXTERNAL_AGENT_URL=agent.url, **app_env).start()
+    return Stack(app=app, agent=agent, data_dir=data_dir, workdir=workdir)
+
+
+@pytest.fixture(scope="session")
+def indexed_data_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    data_dir = tmp_path_factory.mktemp("browser-data") / "data"
+    index_knowledge_base(data_dir)
+    return data_dir
+
+
+@pytest.fixture(scope="session")
+def stack(indexed_data_dir: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
+    """The shared app: started once for every browser test that does not kill it."""
+    running = start_stack(indexed_data_dir, tmp_path_factory.mktemp("browser-stack"))
+    yield running
+    running.app.stop()
+    running.agent.stop()
+
+
+@pytest.fixture(scope="session")
+def app_url(stack: Stack) -> str:
+    return stack.url
+
+
+@pytest.fixture(scope="session")
+def chromium() -> Iterator[Any]:
+    from playwright.sync_api import sync_playwright
+
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture()
+def new_page(chromium: Any) -> Iterator[Callable[..., Any]]:
+    """A factory of pages, each in its own browser context (`locale="fr-FR"` for French)."""
+    contexts: list[Any] = []
+
+    def make(locale: str = "en-US", width: int = 1280, height: int = 900) -> Any:
+        context = chromium.new_context(viewport={"width": width, "height": height}, locale=locale)
+        contexts.append(context)
+        page = context.new_page()
+        page.set_default_timeout(60_000)
+        return page
+
+    yield make
+    for context in contexts:
+        context.close()
+
+
+@pytest.fixture()
+def page(new_page: Callable[..., Any]) -> Any:
+    return new_page()
+
+
+def shot(page: Any, name: str) -> None:
+    """A full-page screenshot kept under test-artifacts/browser/ (look at it)."""
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
+
+
+def login(page: Any, base_url: str, user: str = "alice") -> None:
+    """Log in through the login form like a person, and wait for the chat to be connected."""
+    page.goto(base_url + "/login")
+    page.locator("input").first.fill(user)
+    page.locator("input[type=password]").fill(USERS[user])
+    page.click("button[type=submit]")
+    page.wait_for_url(base_url + "/")
+    page.wait_for_selector("#chat-input")
+    page.wait_for_timeout(1000)
+
+
+def ask(page: Any, text: str) -> None:
+    """Type into the composer like a person and wait for the answer to finish."""
+    before = page.locator("[data-step-type='assistant_message']").count()
+    users = page.locator("[data-step-type='user_message']").count()
+    page.locator("#chat-input").click()
+    page.keyboard.type(text)
+    page.locator("#chat-submit").click()
+    try:
+        page.wait_for_function(
+            "n => document.querySelectorAll(\"[data-step-type='user_message']\").length > n", arg=users, timeout=15_000
+        )
+    except Exception:
+        shot(page, "debug-not-sent")
+        raise
+    page.wait_for_function(
+        "n => document.querySelectorAll(\"[data-step-type='assistant_message']\").length > n", arg=before
+    )
+    wait_idle(page)
+
+
+def wait_idle(page: Any) -> None:
+    """The task is over when Chainlit's stop button is gone."""
+    page.wait_for_selector("#stop-button", state="detached", timeout=120_000)
+    page.wait_for_timeout(500)
+
+
+def last_answers(page: Any, n: int = 3) -> str:
+    texts = page.locator("[data-step-type='assistant_message']").all_inner_texts()
+    return "\n".join(texts[-n:])
