@@ -27,12 +27,16 @@ class ToolCallEvent:
 
 @dataclass(frozen=True)
 class InterruptEvent:
-    """The agent paused and waits for the user (LangGraph `interrupt()` payload)."""
+    """The agent paused and waits for the user (LangGraph `interrupt()` payload).
+
+    `interrupt_id` is LangGraph's `Interrupt.id`: a click answers that prompt only (one click,
+    one resume); None for agents that do not send one."""
 
     prompt: str
     choices: list[str] = field(default_factory=list)
     kind: str = "constraints"
     payload: dict[str, Any] = field(default_factory=dict)
+    interrupt_id: str | None = None
 
 
 @dataclass(frozen=True)

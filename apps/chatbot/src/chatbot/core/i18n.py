@@ -40,6 +40,12 @@ MESSAGES: Mapping[str, Mapping[str, str]] = {
             "The agent ran into a problem while handling your request. Please try again."
         ),
         "agent.unexpected": ("Something went wrong while contacting the agent. Please try again."),
+        "agent.conflict": (
+            "That question was already answered (perhaps in another tab), so your choice was not "
+            "sent again."
+        ),
+        "prompt.stale": "That question was already answered, so this choice was not sent again.",
+        "prompt.type_reply": "If the coach is waiting for an answer from you, just type your reply.",
         # orchestrator / UI
         "handoff": "Handing you over to the coach…",
         "mode.NORMAL": "Mode: help center",
@@ -86,6 +92,12 @@ MESSAGES: Mapping[str, Mapping[str, str]] = {
             "L'agent a rencontré un problème en traitant votre demande. Veuillez réessayer."
         ),
         "agent.unexpected": ("Une erreur est survenue en contactant l'agent. Veuillez réessayer."),
+        "agent.conflict": (
+            "Cette question a déjà reçu une réponse (peut-être dans un autre onglet) : votre choix "
+            "n'a pas été renvoyé."
+        ),
+        "prompt.stale": "Cette question a déjà reçu une réponse : ce choix n'a pas été renvoyé.",
+        "prompt.type_reply": "Si le coach attend une réponse de votre part, tapez-la simplement.",
         "handoff": "Je vous mets en relation avec le coach…",
         "mode.NORMAL": "Mode : centre d'aide",
         "mode.ALTER": "Mode : coach",

@@ -13,6 +13,7 @@ from typing import Any, AsyncIterator
 import chainlit as cl
 
 from chatbot.core import i18n
+from chatbot.ui.pending import CHOICE_ACTION, PendingPrompt, send_pending_prompt
 from relais.events import (
     ChatEvent,
     DoneEvent,
@@ -24,9 +25,6 @@ from relais.events import (
     TextChunk,
     ToolCallEvent,
 )
-
-CHOICE_ACTION = "agent_choice"
-
 
 def source_label(index: int, source: dict[str, Any]) -> str:
     return f"[{index}] {source.get('title') or source.get('source')} ({source.get('source')})"
@@ -101,7 +99,7 @@ class TurnRenderer:
             message.content = i18n.translate("ui.no_answer", self.language)
         await message.send()
         if self.interrupt is not None:
-            await send_interrupt_prompt(self.interrupt)
+            await send_interrupt_prompt(self.interrupt, self.language)
 
     async def render(self, events: AsyncIterator[ChatEvent]) -> "TurnRenderer":
         async for event in events:
@@ -110,7 +108,11 @@ class TurnRenderer:
         return self
 
 
-async def send_interrupt_prompt(event: InterruptEvent) -> None:
+def pending_prompt(event: InterruptEvent, language: str = "en") -> PendingPrompt:
+    """The prompt of an interrupt event, keyed by its interrupt id (one click, one resume)."""
+    return PendingPrompt(event.interrupt_id, event.prompt, list(event.choices), language=language, kind=event.kind)
+
+
+async def send_interrupt_prompt(event: InterruptEvent, language: str = "en") -> None:
     """The agent's question, with its quick choices as buttons (free text works too)."""
-    actions = [cl.Action(name=CHOICE_ACTION, payload={"value": choice}, label=choice) for choice in event.choices]
-    await cl.Message(content=event.prompt, actions=actions, author="Relais").send()
+    await send_pending_prompt(pending_prompt(event, language))

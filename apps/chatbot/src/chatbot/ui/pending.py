@@ -1,0 +1,222 @@
+"""Pending prompts that survive a person: rebuilt from the graph's checkpoint, one click one resume.
+
+The graph's pending interrupt is the source of truth, never the browser: whenever a thread is
+shown again (reload, sidebar, restart, another instance) the profile reads what its checkpoint
+still waits for and calls `send_pending_prompt` after Chainlit has re-emitted the thread.
+
+API (used by the Coach / Assistant profiles and the Knowledge-update profile):
+
+- `PendingPrompt(interrupt_id, prompt, choices, author="Relais", action=CHOICE_ACTION,
+  language="en", kind="constraints")` — what is waiting; `choices` are labels (`str`) or
+  `Choice(label, value)`. Every button's payload is `{"value": ..., "interrupt_id": ...}`.
+- `await send_pending_prompt(prompt, steps=None, persist=True) -> str` — show the prompt with its
+  buttons and make it the session's live prompt (the previous live prompt loses its buttons).
+  With `steps` (a resumed thread's stored steps) the buttons are put back under the stored
+  message of the same interrupt id (no second copy of the text); without a stored message a
+  new one is sent (`persist=False`: not written to the chat database, so reloads never pile up
+  copies). The prompt message's metadata carries `interrupt_id`. Returns the message id.
+- `schedule_after_resume(callback)` — call from `on_chat_resume`: `await callback()` runs right
+  after Chainlit has emitted the resumed thread (which would otherwise wipe anything sent from
+  the hook, Chainlit #2611), deterministically: the session's emitter is wrapped once.
+- `await clear_live_prompt()` — the live prompt was answered (click or typed reply): remove its
+  buttons from the page.
+- `thread_lock(thread_id)` — one resume at a time per thread in this process.
+- `clicked_interrupt_id(action)` — the interrupt id a button was made for (None: unknown).
+- `await refuse_stale(language)` — the short localised note for a second or stale click.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import weakref
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import chainlit as cl
+
+from chatbot.core import i18n
+
+logger = logging.getLogger(__name__)
+
+CHOICE_ACTION = "agent_choice"
+INTERRUPT_KEY = "interrupt_id"  # in button payloads and in the prompt message's metadata
+_LIVE = "relais_live_prompt"  # user-session key: the prompt whose buttons are on the page
+_FALLBACK_DELAY_S = 5.0  # only if a future Chainlit no longer calls emitter.resume_thread
+
+
+@dataclass(frozen=True)
+class Choice:
+    """One button: what it shows and what it answers."""
+
+    label: str
+    value: str | None = None
+
+    @property
+    def answer(self) -> str:
+        return self.value if self.value is not None else self.label
+
+
+@dataclass(frozen=True)
+class PendingPrompt:
+    """A question a graph is waiting on, keyed by its interrupt id (LangGraph's `Interrupt.id`)."""
+
+    interrupt_id: str | None
+    prompt: str
+    choices: Sequence[str | Choice] = field(default_factory=tuple)
+    author: str = "Relais"
+    action: str = CHOICE_ACTION
+    language: str = "en"
+    kind: str = "constraints"
+
+    def buttons(self) -> list[cl.Action]:
+        out = []
+        for item in self.choices:
+            choice = item if isinstance(item, Choice) else Choice(str(item))
+            out.append(
+                cl.Action(
+                    name=self.action,
+                    payload={"value": choice.answer, INTERRUPT_KEY: self.interrupt_id},
+                    label=choice.label,
+                )
+            )
+        return out
+
+
+def _metadata(step: dict[str, Any]) -> dict[str, Any]:
+    from chatbot.persistence import parse_metadata
+
+    return parse_metadata(step.get("metadata"))
+
+
+def stored_prompt_id(steps: Sequence[dict[str, Any]] | None, interrupt_id: str | None) -> str | None:
+    """The id of the stored message that showed this interrupt, if the thread kept it."""
+    if not steps or not interrupt_id:
+        return None
+    for step in steps:
+        if _metadata(step).get(INTERRUPT_KEY) == interrupt_id:
+            return str(step.get("id"))
+    return None
+
+
+async def send_pending_prompt(
+    prompt: PendingPrompt, steps: Sequence[dict[str, Any]] | None = None, *, persist: bool = True
+) -> str:
+    """Show `prompt` with its buttons (re-attached to its stored message when there is one)."""
+    await clear_live_prompt()
+    actions = prompt.buttons()
+    message_id = stored_prompt_id(steps, prompt.interrupt_id)
+    if message_id is not None:
+        for action in actions:
+            await action.send(for_id=message_id)
+    else:
+        message = cl.Message(
+            content=prompt.prompt,
+            actions=actions,
+            author=prompt.author,
+            metadata={INTERRUPT_KEY: prompt.interrupt_id, "kind": prompt.kind},
+        )
+        if not persist:
+            message.persisted = True  # Chainlit skips the data layer for a message marked so
+        await message.send()
+        message_id = message.id
+    cl.user_session.set(_LIVE, {"interrupt_id": prompt.interrupt_id, "message_id": message_id, "actions": actions})
+    return message_id
+
+
+async def clear_live_prompt() -> str | None:
+    """Remove the live prompt's buttons (it was answered); its interrupt id, if any."""
+    live = cl.user_session.get(_LIVE)
+    if not live:
+        return None
+    cl.user_session.set(_LIVE, None)
+    for action in live.get("actions") or []:
+        try:
+            await action.remove()
+        except Exception:  # noqa: BLE001 - a closed socket must not stop the answer
+            logger.debug("could not remove a prompt button", exc_info=True)
+    return live.get("interrupt_id")
+
+
+def live_interrupt_id() -> str | None:
+    live = cl.user_session.get(_LIVE)
+    return live.get("interrupt_id") if live else None
+
+
+def clicked_interrupt_id(action: cl.Action) -> str | None:
+    value = (action.payload or {}).get(INTERRUPT_KEY)
+    return str(value) if value else None
+
+
+_locks: weakref.WeakValueDictionary[str, asyncio.Lock] = weakref.WeakValueDictionary()
+
+
+def thread_lock(thread_id: str) -> asyncio.Lock:
+    """The process-wide lock of one thread: a click and a typed reply never resume together."""
+    lock = _locks.get(thread_id)
+    if lock is None:
+        lock = asyncio.Lock()
+        _locks[thread_id] = lock
+    return lock
+
+
+async def refuse_stale(language: str = "en", author: str = "Relais") -> None:
+    """Say, briefly, that a click was not sent (the question was already answered)."""
+    message = cl.Message(content=i18n.translate("prompt.stale", language), author=author)
+    message.persisted = True  # a transient note, not part of the conversation
+    await message.send()
+
+
+def schedule_after_resume(callback: Callable[[], Awaitable[None]]) -> None:
+    """Run `await callback()` once Chainlit has emitted the resumed thread to the browser.
+
+    Chainlit sends `resume_thread` after `on_chat_resume` returns, and the browser replaces the
+    page with it: anything sent from the hook is wiped (Chainlit #2611). The session's emitter is
+    wrapped so that the callbacks run right after that emit, in order, in the session's context.
+    """
+    emitter = cl.context.emitter
+    queue: list[Callable[[], Awaitable[None]]] | None = getattr(emitter, "_relais_after_resume", None)
+    if queue is None:
+        queue = []
+        original = emitter.resume_thread
+
+        async def run_queue() -> None:
+            callbacks, queue[:] = list(queue), []
+            for pending in callbacks:
+                try:
+                    await pending()
+                except Exception:  # noqa: BLE001 - a prompt that fails must not break the resume
+                    logger.exception("a callback after resume failed")
+
+        async def resume_then_run(thread: Any) -> Any:
+            result = await original(thread)
+            await run_queue()
+            return result
+
+        async def fallback() -> None:
+            await asyncio.sleep(_FALLBACK_DELAY_S)
+            if queue:
+                logger.warning("Chainlit did not emit resume_thread in time; sending pending prompts anyway")
+                await run_queue()
+
+        emitter.resume_thread = resume_then_run
+        emitter._relais_after_resume = queue
+        asyncio.get_running_loop().create_task(fallback())
+    queue.append(callback)
+
+
+__all__ = [
+    "CHOICE_ACTION",
+    "Choice",
+    "INTERRUPT_KEY",
+    "PendingPrompt",
+    "clear_live_prompt",
+    "clicked_interrupt_id",
+    "live_interrupt_id",
+    "refuse_stale",
+    "schedule_after_resume",
+    "send_pending_prompt",
+    "stored_prompt_id",
+    "thread_lock",
+]
