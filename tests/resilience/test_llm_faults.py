@@ -168,17 +168,24 @@ async def test_normal_turn_gives_up_with_one_clear_localized_message(kb_dir: Pat
     assert json.dumps(history) == before  # the caller's history is not touched
 
 
+def product_model(base_url: str, monkeypatch: pytest.MonkeyPatch, **overrides: Any) -> tuple[Any, Settings]:
+    """The model exactly as the product builds it (`relais.models.chat_model`), pointed at the fake."""
+    from relais.models import chat_model
+
+    monkeypatch.setenv("MISTRAL_BASE_URL", f"{base_url}/v1")  # read by the Mistral client itself
+    settings = Settings(mistral_api_key=API_KEY, **overrides)
+    return chat_model(settings), settings
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("faults", [["429", "500"], ["timeout"]], ids=["429-then-500", "timeout"])
 async def test_normal_turn_through_the_real_mistral_client(kb_dir: Path, knowledge_base: Any, faults: list[str],
-                                                           caplog: pytest.LogCaptureFixture) -> None:
-    from langchain_mistralai import ChatMistralAI
-
+                                                           caplog: pytest.LogCaptureFixture,
+                                                           monkeypatch: pytest.MonkeyPatch) -> None:
     caplog.set_level(logging.DEBUG)
     fake = FakeMistral(faults=list(faults), hang_s=3.0)
     with serve(fake.app()) as base_url:
-        model = ChatMistralAI(api_key=API_KEY, endpoint=f"{base_url}/v1", model="mistral-small-latest",
-                              temperature=0, max_retries=1, timeout=1)
+        model, _ = product_model(base_url, monkeypatch, llm_timeout_s=1)
         events = await collect(orchestrator(kb_dir, knowledge_base, model).process_question(QUESTION["en"], None))
 
     assert not errors_of(events), errors_of(events)
@@ -286,15 +293,14 @@ async def _read_coach(ckpt: str, thread: str) -> tuple[dict[str, Any], list[dict
 
 
 @pytest.mark.slow
-async def test_coach_through_the_real_mistral_client(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+async def test_coach_through_the_real_mistral_client(tmp_path: Path, caplog: pytest.LogCaptureFixture,
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
     from coach.runner import CoachRunner
-    from langchain_mistralai import ChatMistralAI
 
     caplog.set_level(logging.DEBUG)
     fake = FakeMistral(faults=["429", "500"])
     with serve(fake.app()) as base_url:
-        model = ChatMistralAI(api_key=API_KEY, endpoint=f"{base_url}/v1", model="mistral-small-latest",
-                              temperature=0, max_retries=1, timeout=5)
+        model, _ = product_model(base_url, monkeypatch, llm_timeout_s=5)
         async with CoachRunner.open(model=model, checkpoint_target=_ckpt(tmp_path),
                                     settings=coach_settings(tmp_path), retry=NO_WAIT) as runner:
             events = await collect(runner.run_turn("t-mistral", COACH_1["en"]))
@@ -305,3 +311,40 @@ async def test_coach_through_the_real_mistral_client(tmp_path: Path, caplog: pyt
     assert any(isinstance(e, InterruptEvent) for e in events)
     assert len(fake.requests) == 4  # 429, 500, the tool call, the reply
     assert API_KEY not in caplog.text
+
+
+# --- one retry budget per call --------------------------------------------------------------------
+@pytest.mark.slow
+@pytest.mark.parametrize("attempts", [1, 3])
+async def test_one_retry_budget_on_the_normal_turn(kb_dir: Path, knowledge_base: Any, attempts: int,
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """Timeouts are what the Mistral client would retry on its own: with its retries left on,
+    3 configured attempts became 9 requests. The product's settings, the product's policy."""
+    from chatbot.core.orchestrator import Orchestrator
+
+    fake = FakeMistral(faults=["timeout"] * 12, hang_s=3.0)
+    with serve(fake.app()) as base_url:
+        model, settings = product_model(base_url, monkeypatch, llm_timeout_s=1, llm_max_retries=attempts,
+                                        relais_data_dir=kb_dir, enable_orchestrator=True)
+        assert model.max_retries == 0
+        turn = Orchestrator(settings=settings, model=model, knowledge_base=knowledge_base, model_resolved=True)
+        assert turn.retry.max_attempts == attempts
+        events = await collect(turn.process_question(QUESTION["en"], None))
+
+    assert [e.code for e in errors_of(events)] == ["model_error"]
+    assert len(fake.requests) == attempts
+
+
+@pytest.mark.slow
+async def test_one_retry_budget_in_the_coach(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from coach.runner import CoachRunner
+
+    fake = FakeMistral(faults=["timeout"] * 12, hang_s=3.0)
+    with serve(fake.app()) as base_url:
+        _, settings = product_model(base_url, monkeypatch, llm_timeout_s=1, llm_max_retries=2,
+                                    relais_data_dir=tmp_path / "coach-data")
+        async with CoachRunner.open(checkpoint_target=_ckpt(tmp_path), settings=settings) as runner:
+            events = await collect(runner.run_turn("t-budget", COACH_1["en"]))
+
+    assert len(errors_of(events)) == 1 and not text_of(events)
+    assert len(fake.requests) == 2  # LLM_MAX_RETRIES, never LLM_MAX_RETRIES × the client's own retries

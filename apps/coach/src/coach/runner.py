@@ -51,6 +51,8 @@ from coach.state import AGENTS
 
 log = logging.getLogger(__name__)
 
+OWNER_KEY = "relais_owner"  # checkpoint metadata: the user a thread belongs to
+
 AUTO: Any = object()  # "take the chat model from settings" (None would mean the offline engine)
 RECURSION_LIMIT = 40
 HISTORY_LIMIT = 20
@@ -134,6 +136,32 @@ def _close_dangling_tool_calls(messages: list[BaseMessage]) -> list[ToolMessage]
     return out
 
 
+class StaleInterrupt(Exception):
+    """A resume answered a prompt that is no longer the pending one (already answered, or none).
+
+    Raised by `run_turn` before its first event, inside the thread's lock: one click, one resume.
+    """
+
+    def __init__(self, expected: str, pending: InterruptEvent | None) -> None:
+        super().__init__(f"interrupt {expected} is not pending")
+        self.expected = expected
+        self.pending = pending
+
+
+def interrupt_event(interrupt: Any) -> InterruptEvent | None:
+    """LangGraph's `Interrupt` (payload dict from the human node) as an event with its id."""
+    value = getattr(interrupt, "value", None)
+    if not isinstance(value, dict):
+        return None
+    return InterruptEvent(
+        prompt=str(value.get("prompt", "")),
+        choices=[str(c) for c in value.get("choices", [])],
+        kind=str(value.get("kind", "constraints")),
+        payload=dict(value),
+        interrupt_id=getattr(interrupt, "id", None),
+    )
+
+
 class _Turn:
     """Turns one run's stream parts into events (advisor text, tool calls, the final interrupt)."""
 
@@ -160,13 +188,7 @@ class _Turn:
         events: list[AgentEvent] = []
         for node, update in (data or {}).items():
             if node == "__interrupt__" and update and isinstance(update[-1].value, dict):
-                value = update[-1].value
-                self.interrupt = InterruptEvent(
-                    prompt=str(value.get("prompt", "")),
-                    choices=[str(c) for c in value.get("choices", [])],
-                    kind=str(value.get("kind", "constraints")),
-                    payload=dict(value),
-                )
+                self.interrupt = interrupt_event(update[-1])
             elif node in AGENTS and isinstance(update, dict):
                 for m in update.get("messages", []):
                     for call in getattr(m, "tool_calls", None) or []:
@@ -214,11 +236,11 @@ class CoachRunner:
             )
         if model is not None:
             graph_kwargs.setdefault(
-                "retry", RetryPolicy(max_attempts=3, multiplier=1, wait_min=1, wait_max=8)
+                "retry", RetryPolicy.for_model_calls(settings)
             )
         from handoff_audit.recorder import ReceiptStore
 
-        receipts = ReceiptStore(settings.data_dir / "receipts.db", secrets=settings.secret_values())
+        receipts = ReceiptStore(settings.receipts_db_url, secrets=settings.secret_values())
         async with open_checkpointer(checkpoint_target, settings) as saver:
             graph = build_coach_graph(model, saver, **graph_kwargs)
             yield cls(graph, engine=str(engine), receipts=receipts)
@@ -237,8 +259,26 @@ class CoachRunner:
             await stack.aclose()
 
     # --- turns ----------------------------------------------------------------------------------
-    def _config(self, thread_id: str) -> dict[str, Any]:
-        return {"configurable": {"thread_id": thread_id}, "recursion_limit": RECURSION_LIMIT}
+    def _config(self, thread_id: str, owner: str | None = None) -> dict[str, Any]:
+        config: dict[str, Any] = {"configurable": {"thread_id": thread_id}, "recursion_limit": RECURSION_LIMIT}
+        if owner:  # kept in the checkpoint's metadata: who may read the thread's pending prompt
+            config["metadata"] = {OWNER_KEY: owner}
+        return config
+
+    async def pending(self, thread_id: str) -> InterruptEvent | None:
+        """The prompt the thread waits on (from its checkpoint), with its interrupt id; None if none."""
+        snapshot = await self.graph.aget_state(self._config(thread_id))
+        for interrupt in reversed(snapshot.interrupts or ()):
+            event = interrupt_event(interrupt)
+            if event is not None:
+                return event
+        return None
+
+    async def owner(self, thread_id: str) -> str | None:
+        """The user the thread's latest checkpoint was written for (None: unknown or no thread)."""
+        snapshot = await self.graph.aget_state(self._config(thread_id))
+        owner = (snapshot.metadata or {}).get(OWNER_KEY)
+        return str(owner) if owner else None
 
     def _lock(self, thread_id: str) -> asyncio.Lock:
         lock = self._locks.get(thread_id)
@@ -273,13 +313,21 @@ class CoachRunner:
         message: str,
         history: Iterable[Any] | None = None,
         user_id: str | None = None,
+        interrupt_id: str | None = None,
     ) -> AsyncIterator[AgentEvent]:
         """One user message → text chunks, tool calls, then an interrupt (or an error), then done.
 
-        Each turn's handoffs (the router's choice, the human node's wait) leave audit receipts.
+        With `interrupt_id` (a click on a prompt's button) the message answers that prompt only:
+        if the thread no longer waits on it, `StaleInterrupt` is raised before any event, inside
+        the thread's lock, so two clicks never resume twice. A typed reply (no id) answers
+        whatever is pending. Each turn's handoffs leave audit receipts.
         """
         async with self._lock(thread_id):
-            config = self._config(thread_id)
+            if interrupt_id is not None:
+                pending = await self.pending(thread_id)
+                if pending is None or pending.interrupt_id != interrupt_id:
+                    raise StaleInterrupt(interrupt_id, pending)
+            config = self._config(thread_id, user_id)
             turn = _Turn()
             before = await self.graph.aget_state(config)
             audit = self._start_audit(before, thread_id, message)

@@ -6,6 +6,10 @@
   its offline strategy (extractive RAG, nearest-example intents, the coach's rule tools).
 
 Tests inject a `ScriptedChatModel` wherever a model is accepted.
+
+One retry budget per call: every caller retries through `relais.retry.RetryPolicy` (tenacity,
+`LLM_MAX_RETRIES` attempts in all), so the provider client's own retries are switched off here
+(`max_retries=0`). Left on, they would multiply: 3 tenacity attempts × 3 client attempts.
 """
 
 from __future__ import annotations
@@ -17,6 +21,11 @@ from langchain_core.language_models import BaseChatModel
 from relais.settings import Settings, get_settings
 
 OFFLINE = "offline"
+# init_chat_model providers whose client retries on its own (`max_retries`): set to 0 here
+PROVIDERS_WITH_OWN_RETRIES = frozenset(
+    {"openai", "azure_openai", "anthropic", "mistralai", "groq", "fireworks", "together", "xai", "deepseek",
+     "google_genai", "perplexity"}
+)
 
 
 class ModelNotConfigured(RuntimeError):
@@ -81,13 +90,15 @@ def chat_model(
             temperature=temp,
             max_tokens=max_tokens,
             timeout=int(settings.llm_timeout_s),
-            max_retries=settings.llm_max_retries,
+            max_retries=0,  # the caller's RetryPolicy is the one retry budget
         )
     from langchain.chat_models import init_chat_model
 
     kwargs: dict = {"temperature": temp, "timeout": settings.llm_timeout_s}
     if max_tokens is not None:
         kwargs["max_tokens"] = max_tokens
+    if info.model.split(":", 1)[0] in PROVIDERS_WITH_OWN_RETRIES:
+        kwargs["max_retries"] = 0  # the caller's RetryPolicy is the one retry budget
     if info.model.startswith("mistralai:") and settings.mistral_api_key is not None:
         kwargs["api_key"] = settings.mistral_api_key
     return init_chat_model(info.model, **kwargs)

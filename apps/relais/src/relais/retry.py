@@ -84,5 +84,18 @@ class RetryPolicy:
         raise AssertionError("unreachable")  # pragma: no cover
 
     @classmethod
+    def for_model_calls(cls, settings: Any = None) -> "RetryPolicy":
+        """A person is waiting: short waits (1, 2, 4 s…), `LLM_MAX_RETRIES` attempts in all.
+
+        This is the whole budget of a model call: `relais.models.chat_model` turns the provider
+        client's own retries off, so N configured attempts are N requests at most.
+        """
+        if settings is None:
+            from relais.settings import get_settings
+
+            settings = get_settings()
+        return cls(max_attempts=settings.llm_max_retries, multiplier=1, wait_min=1, wait_max=8)
+
+    @classmethod
     def no_wait(cls, max_attempts: int = 3) -> "RetryPolicy":
         return cls(max_attempts=max_attempts, multiplier=0, wait_min=0, wait_max=0)

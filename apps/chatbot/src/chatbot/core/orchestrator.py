@@ -87,8 +87,7 @@ class Orchestrator:
             self.model = chat_model(self.settings)
         self.model_resolved = True
         if self.retry is None:
-            # A person is waiting: short waits (1, 2, 4 s…), LLM_MAX_RETRIES attempts in all.
-            self.retry = RetryPolicy(max_attempts=self.settings.llm_max_retries, multiplier=1, wait_min=1, wait_max=8)
+            self.retry = RetryPolicy.for_model_calls(self.settings)  # LLM_MAX_RETRIES attempts in all
 
     # lazily built collaborators (heavy imports stay out of `relais --help`)
     def kb(self) -> Any:
