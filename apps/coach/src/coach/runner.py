@@ -275,10 +275,17 @@ class CoachRunner:
         return None
 
     async def owner(self, thread_id: str) -> str | None:
-        """The user the thread's latest checkpoint was written for (None: unknown or no thread)."""
-        snapshot = await self.graph.aget_state(self._config(thread_id))
-        owner = (snapshot.metadata or {}).get(OWNER_KEY)
-        return str(owner) if owner else None
+        """The user the thread's latest turns were written for (None: unknown or no thread).
+
+        Read from the newest checkpoints' metadata (a rolled-back turn's copy carries none)."""
+        saver = self.graph.checkpointer
+        if saver is None:
+            return None
+        async for item in saver.alist(self._config(thread_id), limit=10):  # type: ignore[union-attr]
+            owner = (item.metadata or {}).get(OWNER_KEY)
+            if owner:
+                return str(owner)
+        return None
 
     def _lock(self, thread_id: str) -> asyncio.Lock:
         lock = self._locks.get(thread_id)
@@ -425,9 +432,11 @@ class CoachRunner:
             "exists": bool(messages),
             "messages": len(messages),
             "human_messages": sum(1 for m in messages if m.type == "human"),
+            "ai_messages": sum(1 for m in messages if m.type == "ai"),
             "last_active_agent": values.get("last_active_agent"),
             "paused": bool(pending),
             "interrupt": pending[-1] if pending else None,
+            "interrupt_id": snapshot.interrupts[-1].id if snapshot.interrupts else None,
             "next": list(snapshot.next),
         }
 

@@ -2,10 +2,16 @@
 
 `POST /assistant` with `{"message", "user_id", "conversation_history", "thread_id"?}` streams
 Server-Sent Events — `message` `{"content"}`, `tool_call` `{"message"}`, `interrupt` (the human
-node's payload), `error` `{"message"}`, then `done` `{}`. The thread key is `thread_id`, else
-`user_id`; a thread paused at the human node is resumed, never restarted. `Accept:
+node's payload plus its `interrupt_id`), `error` `{"message"}`, then `done` `{}`. The thread key is
+`thread_id`, else `user_id`; a thread paused at the human node is resumed, never restarted. `Accept:
 application/json` (without `text/event-stream`) gets one JSON reply `{"response", "interrupt",
 "tool_calls", "error"}` instead. `GET /health` says the service is up and which engine answers.
+
+One click, one resume: a body with `interrupt_id` answers that prompt only; when the thread no
+longer waits on it the reply is 409 `{"detail" (localised), "code": "stale_interrupt", "pending"}`,
+decided inside the thread's lock. `GET /threads/{thread_id}/pending?user_id=...` (same token) returns
+`{"thread_id", "pending": {"interrupt_id", "prompt", "choices", "kind", "payload"} | null}`; a
+thread written for another user is 403 (for reading and for resuming).
 
 Checks, in order: allowed `Origin` (403), bearer token when `EXTERNAL_AGENT_TOKEN` is set (401),
 body size (413), body shape (422), message length (413), rate limit per client (429): the
@@ -33,7 +39,7 @@ from starlette.requests import ClientDisconnect, Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from coach.runner import CoachRunner
+from coach.runner import CoachRunner, StaleInterrupt
 from coach.security import RateLimiter, bearer_ok, origin_allowed, parse_origins
 
 log = logging.getLogger(__name__)
@@ -51,6 +57,7 @@ class AssistantRequest(BaseModel):
     user_id: StrictStr = Field(min_length=1, max_length=200)
     conversation_history: list[Any] = Field(default_factory=list)
     thread_id: StrictStr | None = Field(None, min_length=1, max_length=200)
+    interrupt_id: StrictStr | None = Field(None, min_length=1, max_length=200)
 
     @field_validator("message")
     @classmethod
@@ -71,16 +78,55 @@ def sse_event(event: AgentEvent) -> dict[str, str]:
     elif isinstance(event, ToolCallEvent):
         name, data = "tool_call", {"message": event.message}
     elif isinstance(event, InterruptEvent):
-        name, data = (
-            "interrupt",
-            dict(event.payload)
-            or {"prompt": event.prompt, "choices": event.choices, "kind": event.kind},
-        )
+        name, data = "interrupt", interrupt_data(event)
     elif isinstance(event, ErrorEvent):
         name, data = "error", {"message": event.message}
     else:
         name, data = "done", {}
     return {"event": name, "data": json.dumps(data, ensure_ascii=False)}
+
+
+def interrupt_data(event: InterruptEvent) -> dict[str, Any]:
+    """The interrupt as sent on the wire: the human node's payload plus its `interrupt_id`."""
+    data = dict(event.payload) or {"prompt": event.prompt, "choices": event.choices, "kind": event.kind}
+    if event.interrupt_id:
+        data["interrupt_id"] = event.interrupt_id
+    return data
+
+
+_STALE = {
+    "en": "That question was already answered (perhaps in another tab), so this answer was not used.",
+    "fr": "Cette question a déjà reçu une réponse (peut-être dans un autre onglet) : cette réponse n'a "
+    "pas été utilisée.",
+}
+
+
+def _stale_problem(exc: StaleInterrupt, accept_language: str | None) -> JSONResponse:
+    """409 in the conversation's language (else the caller's), with what is pending now."""
+    pending = exc.pending
+    language = str((pending.payload if pending else {}).get("language") or "")
+    if language not in _STALE:
+        language = "fr" if (accept_language or "").lower().startswith("fr") else "en"
+    return JSONResponse(
+        {
+            "detail": _STALE[language],
+            "code": "stale_interrupt",
+            "pending": pending_data(pending),
+        },
+        status_code=409,
+    )
+
+
+def pending_data(event: InterruptEvent | None) -> dict[str, Any] | None:
+    if event is None:
+        return None
+    return {
+        "interrupt_id": event.interrupt_id,
+        "prompt": event.prompt,
+        "choices": list(event.choices),
+        "kind": event.kind,
+        "payload": dict(event.payload),
+    }
 
 
 def _problem(status: int, detail: str, **headers: str) -> JSONResponse:
@@ -137,16 +183,34 @@ def create_app(
         runner: CoachRunner = request.app.state.runner
         return JSONResponse({"status": "ok", "engine": runner.engine})
 
-    async def assistant(request: Request) -> Response:
+    def _refused(request: Request) -> Response | None:
+        """Origin (403) and bearer token (401) checks, shared by every thread endpoint."""
         if not origin_allowed(request.headers.get("origin"), origins):
             return _problem(403, "origin not allowed")
-        authenticated = False
-        if token is not None:
-            if not bearer_ok(request.headers.get("authorization"), token):
-                return _problem(
-                    401, "missing or invalid bearer token", **{"WWW-Authenticate": "Bearer"}
-                )
-            authenticated = True
+        if token is not None and not bearer_ok(request.headers.get("authorization"), token):
+            return _problem(401, "missing or invalid bearer token", **{"WWW-Authenticate": "Bearer"})
+        return None
+
+    async def pending(request: Request) -> Response:
+        refused = _refused(request)
+        if refused is not None:
+            return refused
+        thread_id = request.path_params["thread_id"]
+        user_id = request.query_params.get("user_id", "")
+        if not user_id or len(user_id) > 200 or len(thread_id) > 200:
+            return _problem(422, "query parameter user_id is required (at most 200 characters)")
+        runner: CoachRunner = request.app.state.runner
+        owner = await runner.owner(thread_id)
+        if owner is not None and owner != user_id:
+            return _problem(403, "this thread belongs to another user")
+        event = await runner.pending(thread_id) if owner is not None else None
+        return JSONResponse({"thread_id": thread_id, "pending": pending_data(event)})
+
+    async def assistant(request: Request) -> Response:
+        refused = _refused(request)
+        if refused is not None:
+            return refused
+        authenticated = token is not None
         try:
             raw = await _read_body(request, max_chars * 4 + _BODY_OVERHEAD)
         except ClientDisconnect:
@@ -177,12 +241,22 @@ def create_app(
             )
 
         runner: CoachRunner = request.app.state.runner
-        events = runner.run_turn(body.thread_key, body.message, body.conversation_history, user_id=body.user_id)
+        owner = await runner.owner(body.thread_key)
+        if owner is not None and owner != body.user_id:
+            return _problem(403, "this thread belongs to another user")
+        events = runner.run_turn(
+            body.thread_key, body.message, body.conversation_history, user_id=body.user_id,
+            interrupt_id=body.interrupt_id,
+        )
+        try:  # the first event comes once the thread's lock is held and the prompt id checked
+            first = await anext(events)
+        except StaleInterrupt as exc:
+            return _stale_problem(exc, request.headers.get("accept-language"))
         if _wants_json(request):
-            return JSONResponse(await _collect(events))
+            return JSONResponse(await _collect(_prepend(first, events)))
 
         async def stream() -> AsyncIterator[dict[str, str]]:
-            async for event in events:
+            async for event in _prepend(first, events):
                 yield sse_event(event)
 
         return EventSourceResponse(stream(), ping=15)
@@ -201,12 +275,23 @@ def create_app(
         routes=[
             Route("/assistant", assistant, methods=["POST"]),
             Route("/health", health, methods=["GET"]),
+            Route("/threads/{thread_id}/pending", pending, methods=["GET"]),
         ],
         middleware=middleware,
         lifespan=lifespan,
     )
     app.state.settings = settings
     return app
+
+
+async def _prepend(first: AgentEvent, rest: AsyncIterator[AgentEvent]) -> AsyncIterator[AgentEvent]:
+    """The primed first event, then the rest; the turn is closed (its lock released) at the end."""
+    try:
+        yield first
+        async for event in rest:
+            yield event
+    finally:
+        await rest.aclose()  # type: ignore[attr-defined]
 
 
 async def _collect(events: AsyncIterator[AgentEvent]) -> dict[str, Any]:
@@ -221,7 +306,7 @@ async def _collect(events: AsyncIterator[AgentEvent]) -> dict[str, Any]:
         elif isinstance(event, ToolCallEvent):
             tool_calls.append(event.message)
         elif isinstance(event, InterruptEvent):
-            interrupt = dict(event.payload) or {"prompt": event.prompt, "choices": event.choices}
+            interrupt = interrupt_data(event)
         elif isinstance(event, ErrorEvent):
             error = event.message
     response = "".join(text) or (error or "")
