@@ -19,10 +19,33 @@ def _r(**changes) -> Receipt:
     return Receipt.model_validate(healthy(**changes))
 
 
-def test_default_path_is_under_the_data_dir(isolated_settings: Path) -> None:
-    store = ReceiptStore()
-    assert store.path == isolated_settings.resolve() / "receipts.db"
-    assert store.path.is_file()
+def test_default_store_is_the_chat_database(isolated_settings: Path) -> None:
+    """No URL given: the table lives in Chainlit's database file (one store for the app)."""
+    import sqlite3
+
+    store = ReceiptStore(secrets=[])
+    chat_db = isolated_settings.resolve() / "chainlit.db"
+    assert store.url == f"sqlite:///{chat_db}"
+    store.record(_r(operation_id="op-default"), "t")
+    with sqlite3.connect(chat_db) as conn:
+        assert conn.execute("SELECT operation_id FROM handoff_receipts").fetchall() == [
+            ("op-default",)
+        ]
+
+
+def test_a_resume_after_the_deadline_leaves_the_wait_open(tmp_path: Path) -> None:
+    from datetime import timedelta
+
+    from handoff_audit.classifier import VerdictCode, classify
+
+    store = ReceiptStore(tmp_path / "r.db", secrets=[])
+    waiting = _r(operation_id="op-wait", final_state="waiting", result=None, wait=valid_wait())
+    store.record(waiting, "t")
+    late = waiting.wait.deadline_utc + timedelta(seconds=1)
+    assert store.resolve_wait("op-wait", at=late) is False
+    assert classify(store.receipts("t")[0], late).verdict is VerdictCode.UNCERTAIN
+    assert store.resolve_wait("op-wait", at=waiting.wait.deadline_utc - timedelta(seconds=1))
+    assert classify(store.receipts("t")[0], late).verdict is VerdictCode.HEALTHY
 
 
 def test_round_trip_survives_a_new_store_instance(tmp_path: Path) -> None:

@@ -63,6 +63,9 @@ def startup() -> None:
     configure_logging(settings.relais_log_level, settings.secret_values())
     ensure_auth_secret(settings)
     register_blob_route(lambda: getattr(data_layer(), "storage_provider", None))
+    from chatbot.admin import register_admin_routes
+
+    register_admin_routes()  # operator pages under /admin (RELAIS_ADMINS)
 
 
 async def shutdown() -> None:

@@ -3,7 +3,7 @@
 - `receipt`: the content-free `Receipt` schema and the content scan.
 - `classifier`: `classify(receipt, now) -> Verdict` (pure; no LangGraph, no Chainlit).
 - `builders`: receipts from plain values (`ReceiptBuilder`, `route_receipt`, `waiting_receipt`, ids).
-- `recorder`: `ReceiptStore` (SQLite under the data dir, JSONL export).
+- `recorder`: `ReceiptStore` (a table of the chat database: SQLite or Postgres; JSONL export).
 - `verifiers`: task-specific result checks (`no_meat_when_vegetarian`, ...).
 - `render`: markdown for the UI; `replay`: the seed's eight cases.
 - `forward` / `langgraph_adapter`: evidence collectors for the orchestrator and LangGraph graphs.

@@ -27,8 +27,12 @@ NowOption = Annotated[
 JsonOption = Annotated[bool, typer.Option("--json", help="JSON output, one object per line.")]
 ThreadOption = Annotated[str | None, typer.Option("--thread", help="Only this thread's receipts.")]
 DbOption = Annotated[
-    Path | None,
-    typer.Option("--db", help="Receipts database (default: <RELAIS_DATA_DIR>/receipts.db)."),
+    str | None,
+    typer.Option(
+        "--db",
+        help="Receipts database: a SQLAlchemy URL or a SQLite file (default: the chat database, "
+        "DATABASE_URL or <RELAIS_DATA_DIR>/chainlit.db).",
+    ),
 ]
 
 
@@ -112,16 +116,22 @@ def list_command(
     now: NowOption = None,
     as_json: JsonOption = False,
     db: DbOption = None,
+    verdict: Annotated[
+        list[str] | None, typer.Option("--verdict", help="Only these verdicts (repeatable).")
+    ] = None,
 ) -> None:
     """List recorded receipts with their verdict (judged now)."""
     from handoff_audit.classifier import classify
     from handoff_audit.recorder import ReceiptStore
 
     moment = _parse_now(now)
+    verdicts = {v.strip().upper() for v in verdict or [] if v.strip()}
     rows = ReceiptStore(db).list(thread)
     items, human = [], []
     for row in rows:
         verdict = classify(row.receipt, moment)
+        if verdicts and verdict.verdict.value not in verdicts:
+            continue
         r = row.receipt
         items.append(
             {

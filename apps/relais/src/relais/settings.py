@@ -77,6 +77,12 @@ class Settings(BaseSettings):
     relais_users: SecretStr = Field(
         SecretStr("demo:relais"), description="Comma-separated user:password pairs."
     )
+    relais_admins: str = Field(
+        "", description="Comma-separated user identifiers allowed on the /admin pages."
+    )
+    relais_audit_in_chat: bool = Field(
+        False, description="Show a 'Handoff audit' step in the chat (demos); operators use /admin."
+    )
 
     # --- agent service --------------------------------------------------------------------
     agent_host: str = "127.0.0.1"
@@ -128,6 +134,20 @@ class Settings(BaseSettings):
         if self.checkpoint_url:
             return self.checkpoint_url
         return str(self.data_dir / "checkpoints.db")
+
+    @property
+    def receipts_db_url(self) -> str:
+        """Synchronous SQLAlchemy URL of the chat database, where handoff receipts are kept
+        (same database as `chainlit_db_url`, so every instance reads the same receipts)."""
+        url = self.chainlit_db_url
+        return url.replace("sqlite+aiosqlite://", "sqlite://", 1).replace(
+            "postgresql+asyncpg://", "postgresql+psycopg://", 1
+        )
+
+    @property
+    def admins(self) -> frozenset[str]:
+        """User identifiers with the admin role (from `RELAIS_ADMINS`)."""
+        return frozenset(n.strip() for n in self.relais_admins.split(",") if n.strip())
 
     @property
     def users(self) -> dict[str, str]:
