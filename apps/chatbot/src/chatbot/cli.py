@@ -5,6 +5,7 @@ from __future__ import annotations
 import typer
 
 from chatbot.commands import ask_command, classify_command, eval_intent_command, run_command
+from chatbot.feedback_cli import feedback_app
 from coach.cli import agent_app, coach_app, eval_router_command
 from debate.cli import debate_command
 from handoff_audit.cli import audit_app
@@ -28,6 +29,7 @@ app.command("kb-update")(kb_update_command)
 app.add_typer(coach_app, name="coach")
 app.add_typer(agent_app, name="agent")
 app.add_typer(audit_app, name="audit")
+app.add_typer(feedback_app, name="feedback")
 app.add_typer(eval_app, name="eval")
 eval_app.command("retrieval")(eval_retrieval_command)
 eval_app.command("router")(eval_router_command)

@@ -58,11 +58,13 @@ STARTERS = {
 def startup() -> None:
     """Process start: logging with secret scrubbing, the auth secret, the element file route."""
     from chatbot.blobs import register_blob_route
+    from chatbot.feedback_routes import register_feedback_routes
 
     settings = get_settings()
     configure_logging(settings.relais_log_level, settings.secret_values())
     ensure_auth_secret(settings)
     register_blob_route(lambda: getattr(data_layer(), "storage_provider", None))
+    register_feedback_routes()  # thumbs on one's own answers only
     from chatbot.admin import register_admin_routes
 
     register_admin_routes()  # operator pages under /admin (RELAIS_ADMINS)

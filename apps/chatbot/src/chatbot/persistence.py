@@ -79,6 +79,26 @@ class RelaisDataLayer(SQLAlchemyDataLayer):
             }
         return await super().execute_sql(query, parameters)
 
+    async def upsert_feedback(self, feedback: Any) -> str:
+        """One thumb per message, filed under the message's own thread.
+
+        Chainlit inserts a new row whenever the browser does not send the previous id, and a
+        message with two feedback rows comes back twice on resume (the steps are LEFT JOINed
+        with feedbacks); an id sent by the client could also name another message's row. So the
+        row is found by message id, and the thread is read from the message itself.
+        """
+        import uuid
+
+        rows = await self.execute_sql('SELECT "id" FROM feedbacks WHERE "forId" = :for_id', {"for_id": feedback.forId})
+        step = await self.execute_sql('SELECT "threadId" FROM steps WHERE "id" = :id', {"id": feedback.forId})
+        if not isinstance(step, list) or not step:
+            raise ValueError("feedback for an unknown message")
+        feedback.threadId = str(step[0]["threadId"])
+        feedback.id = str(rows[0]["id"]) if isinstance(rows, list) and rows else str(uuid.uuid4())
+        if feedback.comment is not None:
+            feedback.comment = feedback.comment[:4000]
+        return await super().upsert_feedback(feedback)
+
     async def get_all_user_threads(self, user_id: str | None = None, thread_id: str | None = None):  # type: ignore[override]
         threads = await super().get_all_user_threads(user_id=user_id, thread_id=thread_id)
         for thread in threads or []:

@@ -13,6 +13,7 @@ from chainlit.data import get_data_layer
 
 from chatbot.core import i18n
 from chatbot.core.orchestrator import get_orchestrator
+from chatbot.feedback import COACH, HELP_CENTER
 from chatbot.profiles._turn import accept, echo_choice
 from chatbot.persistence import ALTER, NORMAL, read_thread_mode, write_alter_mode
 from handoff_audit.forward import ForwardAudit
@@ -99,7 +100,7 @@ async def answer(raw_question: str) -> None:
     history: list[dict[str, str]] = cl.user_session.get("history") or []
     user = cl.user_session.get("user")
     orchestrator = get_orchestrator()
-    renderer = TurnRenderer(language)
+    renderer = TurnRenderer(language, question=prepared.text, channel=COACH if mode == ALTER else HELP_CENTER)
     thread_id = cl.context.session.thread_id
     turn_start = datetime.now(timezone.utc)
     audit = ForwardAudit(thread_id=thread_id, turn=len(history) // 2 + 1, session_mode=mode)

@@ -14,6 +14,8 @@ import chainlit as cl
 
 from chatbot.core import i18n
 from chatbot.ui.pending import CHOICE_ACTION, PendingPrompt, send_pending_prompt
+from chatbot.core.modes import ALTER
+from chatbot.feedback import COACH, HELP_CENTER, TURN_KEY, turn_record
 from relais.events import (
     ChatEvent,
     DoneEvent,
@@ -26,6 +28,7 @@ from relais.events import (
     ToolCallEvent,
 )
 
+
 def source_label(index: int, source: dict[str, Any]) -> str:
     return f"[{index}] {source.get('title') or source.get('source')} ({source.get('source')})"
 
@@ -33,9 +36,14 @@ def source_label(index: int, source: dict[str, Any]) -> str:
 class TurnRenderer:
     """Renders one turn's events; collects the answer text for the conversation history."""
 
-    def __init__(self, language: str = "en", author: str = "Relais") -> None:
+    def __init__(self, language: str = "en", author: str = "Relais", *, question: str | None = None,
+                 channel: str = HELP_CENTER) -> None:
         self.language = language
         self.author = author
+        self.question = question  # kept with the answer (turn record) for feedback export and analytics
+        self.channel = channel
+        self.sources: list[dict[str, Any]] = []
+        self.handoff = False
         self.message: cl.Message | None = None
         self.text = ""
         self.interrupt: InterruptEvent | None = None
@@ -58,11 +66,14 @@ class TurnRenderer:
             async with cl.Step(name=event.name or "tool", type="tool") as step:
                 step.output = event.message
         elif isinstance(event, SourcesEvent):
+            self.sources = list(event.sources)
             await self._attach_sources(event.sources)
         elif isinstance(event, EngineEvent):
             self.engine = event.engine
         elif isinstance(event, ModeEvent):
             self.mode = event.mode
+            if event.mode == ALTER:
+                self.channel, self.handoff = COACH, True
         elif isinstance(event, InterruptEvent):
             self.interrupt = event
         elif isinstance(event, ErrorEvent):
@@ -97,6 +108,9 @@ class TurnRenderer:
             await message.stream_token("\n\n_" + " · ".join(footer) + "_")
         if not message.content and not self.interrupt:
             message.content = i18n.translate("ui.no_answer", self.language)
+        message.metadata = {**(message.metadata or {}), TURN_KEY: turn_record(
+            question=self.question, channel=self.channel, engine=self.engine, sources=self.sources, handoff=self.handoff,
+            failed=bool(self.errors))}
         await message.send()
         if self.interrupt is not None:
             await send_interrupt_prompt(self.interrupt, self.language)
