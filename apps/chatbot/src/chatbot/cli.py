@@ -10,7 +10,7 @@ from coach.cli import agent_app, coach_app, eval_router_command
 from debate.cli import debate_command
 from handoff_audit.cli import audit_app
 from kb_update.cli import kb_update_command
-from knowledge.cli import eval_retrieval_command, ingest_command
+from knowledge.cli import eval_answers_command, eval_retrieval_command, ingest_command
 
 app = typer.Typer(
     name="relais",
@@ -18,7 +18,7 @@ app = typer.Typer(
     no_args_is_help=True,
     add_completion=False,
 )
-eval_app = typer.Typer(help="Measure quality: retrieval, intent classification, coach routing.", no_args_is_help=True)
+eval_app = typer.Typer(help="Measure quality: retrieval, answers, intent classification, coach routing.", no_args_is_help=True)
 
 app.command("ingest")(ingest_command)
 app.command("ask")(ask_command)
@@ -32,6 +32,7 @@ app.add_typer(audit_app, name="audit")
 app.add_typer(feedback_app, name="feedback")
 app.add_typer(eval_app, name="eval")
 eval_app.command("retrieval")(eval_retrieval_command)
+eval_app.command("answers")(eval_answers_command)
 eval_app.command("router")(eval_router_command)
 eval_app.command("intent")(eval_intent_command)
 

@@ -61,3 +61,29 @@ def eval_retrieval_command(
     for name, value in scores.to_json().items():
         if name not in ("queries", "mode"):
             typer.echo(f"  {name:<11} {value:.4f}")
+
+
+def eval_answers_command(
+    file: Annotated[Path, typer.Argument(
+        exists=True, dir_okay=False,
+        help='JSONL lines {"question": "...", "facts": [["$5", "5 dollars"], ...]}.')],
+    as_json: Annotated[bool, typer.Option("--json", help="Print the scores and every answer as JSON.")] = False,
+) -> None:
+    """Fact recall and fragment rate of the offline answers on a question set (one process)."""
+    from knowledge.answer_eval import evaluate_answers, load_cases, offline_answerer
+    from knowledge.errors import KnowledgeError
+
+    try:
+        report = evaluate_answers(load_cases(file), offline_answerer())
+    except (KnowledgeError, ValueError) as exc:
+        typer.echo(f"Error: {exc}", err=True)
+        raise typer.Exit(1) from None
+    if as_json:
+        typer.echo(json.dumps(report, ensure_ascii=False))
+        return
+    typer.echo(f"fact recall {report['fact_recall']:.3f}, fragment rate {report['fragment_rate']:.3f} "
+               f"on {report['n']} questions ({report['relevance_errors']} relevance errors)")
+    for row in report["answers"]:
+        if row["missing"] or row["fragments"]:
+            typer.echo(f"  {row['question']}\n    missing {row['missing']} fragments {row['fragments']}\n"
+                       f"    {row['answer'][:300]}")

@@ -72,7 +72,7 @@ def _candidates(hits: list[Hit]) -> list[_Candidate]:
 
 
 def extractive_answer(question: str, hits: list[Hit], embedder: Embedder | None = None,
-                      max_sentences: int = 3, cache_dir: Path | None = None) -> ExtractiveAnswer:
+                      max_sentences: int = 3, cache_dir: Path | None = None, kb: object = None) -> ExtractiveAnswer:
     """The best `max_sentences` sentences of `hits` for `question`, or an honest not-found.
 
     Sentence vectors go through the embedding cache (default `<data dir>/embeddings`): the

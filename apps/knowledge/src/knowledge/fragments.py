@@ -1,0 +1,156 @@
+"""What makes an answer a *fragment*: the precise rules `relais eval answers` counts.
+
+An answer is cut into cited segments (the text before each `[n]`, or the whole answer when it
+cites nothing); fenced code blocks are taken out first and checked on their own. A segment is a
+fragment when any rule below holds. The rules look at the answer's text only, except
+`flattened_table_row` and `lone_code_line`, which also look at the passages the answer came from
+(a table row or a code line can only be recognised by knowing where it was).
+
+- `dangling_pronoun`: the segment opens on a word that points back to something it does not
+  name ("It costs $25…", "This is free…", "Ils…", "Cette option…"). Impersonal openings
+  ("It is possible", "Il y a", "Il faut") are not dangling.
+- `flattened_table_row`: a table row pasted as one line: the segment holds a `|` outside code,
+  or holds two or more cells of one row of a passage's table, in order, with no header label.
+- `pointer_only`: a sentence that only points elsewhere ("Read Student discount.",
+  "See [Refunds](refunds.md).", "Lisez …", "Voir …", "Details are in …").
+- `cut_sentence`: a prose segment that starts in lower case or on punctuation, or does not end
+  on sentence punctuation (. ! ? … : ; or a closing bracket/quote after one); list items and
+  headed lines ("Premium: …") may end without a period but must not start in lower case.
+- `markup_artifact`: a space before a full stop or a comma ("Tap Book ."), or an unbalanced
+  `**` left by stripped Markdown.
+- `lone_code_line`: a line of a multi-line fenced block of a passage quoted outside a fence, or
+  a fenced block of the answer that is not a whole block of a passage (cut or re-indented);
+  an unclosed fence.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+
+_CITATION = re.compile(r"\s*\[\d+(?:[,\s]+\d+)*\]")
+_FENCE_BLOCK = re.compile(r"^([ \t]*)(```|~~~)[^\n]*\n(.*?)^\1\2[ \t]*$", re.MULTILINE | re.DOTALL)
+_LIST_ITEM = re.compile(r"^\s*(?:[-*+•]|\d+[.)])\s+")
+_HEADED = re.compile(r"^[^\s:][^:]{0,60}:\s+\S")  # "Premium: $25/month" — a label and its value
+_SENTENCE_SPLIT = re.compile(r"(?<=[.!?…])[\"'»)\]]*\s+(?=[\"'«(\[]?[A-ZÀ-ÖØ-Þ0-9*•])")
+_TABLE_RULE = re.compile(r"^\s*\|?\s*:?-{2,}:?\s*(\|\s*:?-{2,}:?\s*)*\|?\s*$")
+
+DANGLING_EN = frozenset("it this that these those they them its their he she his her such".split())
+DANGLING_FR = frozenset(
+    "il elle ils elles ce cet cette ces cela ça celui celle ceux celles celui-ci celle-ci "
+    "ceux-ci ceci lui leur leurs".split())
+# Openings that look like a pronoun but point at nothing (impersonal forms).
+_IMPERSONAL = re.compile(
+    r"^(?:it\s+(?:is|'s)\s+(?:possible|not possible|best|free|worth|recommended)|"
+    r"il\s+(?:y\s+a|n['’]y\s+a|faut|ne\s+faut|est\s+possible|suffit|vaut)|ce\s+qui|ce\s+que|"
+    r"this\s+article|cet\s+article|that's\s+it)\b",
+    re.IGNORECASE)
+_POINTER = re.compile(
+    r"^(?:\(?\s*)(?:read|see|see also|lisez|voir|voyez|consultez|reportez-vous à|more in|"
+    r"details(?: and an example)? are in|all (?:current )?prices are in|you can find all .* in|"
+    r"tous les tarifs sont dans|guide (?:complet|détaillé) en anglais|english version)\b",
+    re.IGNORECASE)
+_TERMINAL = re.compile(r"[.!?…:;]\s*[\"'»)\]*_`]*\s*$")
+
+
+def strip_markdown(text: str) -> str:
+    """Answer text as a reader sees it: no emphasis marks, links reduced to their label."""
+    text = re.sub(r"\[([^\]]+)\]\([^)]*\)", r"\1", text)
+    text = text.replace("**", "").replace("__", "")
+    return text.replace("\u00a0", " ").replace("\u202f", " ")
+
+
+def _fenced_blocks(text: str) -> list[str]:
+    return [m.group(3).rstrip("\n") for m in _FENCE_BLOCK.finditer(text)]
+
+
+def _table_rows(passages: Iterable[str]) -> list[list[str]]:
+    rows = []
+    for passage in passages:
+        for line in passage.splitlines():
+            if line.strip().startswith("|") and not _TABLE_RULE.match(line):
+                cells = [strip_markdown(c).strip() for c in line.strip().strip("|").split("|")]
+                cells = [c for c in cells if c]
+                if len(cells) >= 2:
+                    rows.append(cells)
+    return rows
+
+
+def segments(answer: str) -> list[str]:
+    """The cited segments of an answer (fenced code taken out)."""
+    prose = _FENCE_BLOCK.sub("\n", answer)
+    parts = _CITATION.split(prose)
+    return [p.strip() for p in parts if p.strip()]
+
+
+def _lines(segment: str) -> list[str]:
+    return [line.strip() for line in segment.splitlines() if line.strip()]
+
+
+def _first_word(text: str) -> str:
+    match = re.match(r"[\W_]*([^\W\d_][\w'’-]*)", text)
+    return match.group(1).lower() if match else ""
+
+
+def _dangling(sentence: str) -> bool:
+    text = strip_markdown(_LIST_ITEM.sub("", sentence)).strip()
+    if _IMPERSONAL.match(text):
+        return False
+    word = re.split(r"['’]", _first_word(text))[0]
+    if word in ("c", "ç"):  # "C'est …", "Ç'a …"
+        return True
+    return word in DANGLING_EN or word in DANGLING_FR
+
+
+def _cut(line: str) -> bool:
+    text = strip_markdown(line).strip()
+    body = _LIST_ITEM.sub("", text).strip()
+    if not body:
+        return True
+    if body[0].islower() or body[0] in ",.;:)]»":
+        return True
+    if _LIST_ITEM.match(text) or _HEADED.match(body) or body.endswith(":"):
+        return False
+    return not _TERMINAL.search(body)
+
+
+def fragment_reasons(answer: str, passages: Sequence[str] = ()) -> list[str]:
+    """Every rule the answer breaks (empty when it reads as a whole answer)."""
+    reasons: list[str] = []
+    if answer.count("```") % 2 or answer.count("~~~") % 2:
+        reasons.append("lone_code_line")
+    passage_blocks = [b for p in passages for b in _fenced_blocks(p)]
+    for block in _fenced_blocks(answer):
+        if passage_blocks and block not in passage_blocks:
+            reasons.append("lone_code_line")
+    prose = _FENCE_BLOCK.sub("\n", answer)
+    code_lines = {line.strip() for b in passage_blocks if len(b.strip().splitlines()) > 1
+                  for line in b.splitlines() if len(line.strip()) >= 8}
+    if any(code in line for line in prose.splitlines() for code in code_lines):
+        reasons.append("lone_code_line")
+    rows = _table_rows(passages)
+    for segment in segments(answer):
+        plain = re.sub(r"`[^`]*`", "", segment)
+        if "|" in plain:
+            reasons.append("flattened_table_row")
+        flat = " ".join(strip_markdown(segment).split())
+        for cells in rows:
+            joined = " ".join(" ".join(c.split()) for c in cells[:3])
+            if len(cells) >= 2 and joined in flat:
+                reasons.append("flattened_table_row")
+                break
+        if re.search(r"\s[.,](?:\s|$)", strip_markdown(segment)) or segment.count("**") % 2:
+            reasons.append("markup_artifact")
+        for line in _lines(segment):
+            sentences = _SENTENCE_SPLIT.split(_LIST_ITEM.sub("", line)) or [line]
+            if _dangling(line if _LIST_ITEM.match(line) else sentences[0]):
+                reasons.append("dangling_pronoun")
+            if any(_POINTER.match(strip_markdown(s).strip()) for s in sentences):
+                reasons.append("pointer_only")
+            if _cut(line):
+                reasons.append("cut_sentence")
+    return sorted(set(reasons))
+
+
+def is_fragment(answer: str, passages: Sequence[str] = ()) -> bool:
+    return bool(fragment_reasons(answer, passages))

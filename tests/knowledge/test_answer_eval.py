@@ -1,0 +1,73 @@
+"""`relais eval answers`: fact matching, the fragment rules, and the CLI's JSON shape."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from knowledge.answer_eval import AnswerCase, evaluate_answers, load_cases, missing_facts
+from knowledge.fragments import fragment_reasons
+
+TABLE = "| Plan | Monthly price | Billed annually |\n|---|---|---|\n| Premium | $25/month | $300/year |"
+CODE = "Install it:\n\n```python\n@app.route('/health')\ndef health():\n    return 'ok'\n```"
+
+
+@pytest.mark.parametrize("answer, passages, reason", [
+    ("It costs $25 per month. [1]", [], "dangling_pronoun"),
+    ("Elle est gratuite, quel que soit votre forfait. [1]", [], "dangling_pronoun"),
+    ("C'est le plus rapide. [1]", [], "dangling_pronoun"),
+    ("Premium $25/month $300/year [1]", [TABLE], "flattened_table_row"),
+    ("Base | 2 classes per week [1]", [], "flattened_table_row"),
+    ("Full-time students pay half price. Read Student discount. [2]", [], "pointer_only"),
+    ("Lisez Remboursements. [1]", [], "pointer_only"),
+    ("and you keep access until then [1]", [], "cut_sentence"),
+    ("The link is valid for 60 [1]", [], "cut_sentence"),
+    ("Tap Book . [1]", [], "markup_artifact"),
+    ("Use `@app.route('/health')` [1]", [CODE], "lone_code_line"),
+    ("```python\ndef health():\n    return 'ok'\n```\n[1]", [CODE], "lone_code_line"),
+    ("```python\n@app.route('/health')\n", [CODE], "lone_code_line"),
+])
+def test_each_rule_catches_its_fragment(answer: str, passages: list[str], reason: str) -> None:
+    assert reason in fragment_reasons(answer, passages)
+
+
+@pytest.mark.parametrize("answer, passages", [
+    ("Premium costs $25 per month, or $300/year if you pay annually. [1]", [TABLE]),
+    ("Premium: $25/month, or $300/year billed annually. [1]", [TABLE]),
+    ("Yes. Freezing pauses your payments. It is free on every plan. [1]", []),
+    ("Il y a un délai de 14 jours. [1]", []),
+    ("To book a class:\n1. Open **Classes**.\n2. Tap **Book** [1]", []),
+    ("Add a route:\n\n```python\n@app.route('/health')\ndef health():\n    return 'ok'\n```\n[1]", [CODE]),
+])
+def test_whole_answers_are_not_fragments(answer: str, passages: list[str]) -> None:
+    assert fragment_reasons(answer, passages) == []
+
+
+def test_fact_matching_is_case_insensitive_and_ignores_emphasis() -> None:
+    assert missing_facts("Students pay **$5**/month, HALF the price.", [["$5"], ["50%", "half"]]) == []
+    assert missing_facts("Students pay less.", [["$5", "5 dollars"]]) == ["$5 | 5 dollars"]
+
+
+def test_report_counts_facts_fragments_and_relevance(tmp_path) -> None:
+    path = tmp_path / "set.jsonl"
+    path.write_text("\n".join(json.dumps(r) for r in [
+        {"question": "price?", "facts": [["$5"], ["half"]]},
+        {"question": "off topic?", "facts": [], "expect_found": False},
+    ]))
+    cases = load_cases(path)
+    assert cases[1] == AnswerCase("off topic?", [], False)
+    answers = {"price?": ("It costs $5. [1]", True, [], ["a.md"]),
+               "off topic?": ("Here is something. [1]", True, [], ["b.md"])}
+    report = evaluate_answers(cases, lambda q: answers[q])
+    assert report["n"] == 2 and report["fact_recall"] == 0.5
+    assert report["fragment_rate"] == 0.5  # the dangling "It"; the off-topic answer reads whole
+    assert report["relevance_errors"] == 1
+    assert report["answers"][0]["missing"] == ["half"]
+    assert set(report["answers"][0]) >= {"question", "answer", "missing"}
+
+
+def test_bad_line_is_reported_with_its_number(tmp_path) -> None:
+    path = tmp_path / "bad.jsonl"
+    path.write_text('{"question": "ok", "facts": []}\n{"facts": []}\n')
+    with pytest.raises(ValueError, match="bad.jsonl:2"):
+        load_cases(path)
