@@ -111,8 +111,10 @@ def test_missing_or_empty_folder_says_how_to_ingest(tmp_path: Path, settings: Se
     with pytest.raises(KnowledgeBaseMissing, match="relais ingest"):
         ingest_folder(tmp_path / "nope", settings, show_progress=False)
     (tmp_path / "empty").mkdir()
-    (tmp_path / "empty" / "notes.docx").write_bytes(b"PK")
-    with pytest.raises(KnowledgeBaseMissing, match="no supported file"):
+    (tmp_path / "empty" / "diagram.png").write_bytes(b"\x89PNG")
+    (tmp_path / "empty" / "slides.key").write_bytes(b"PK")
+    (tmp_path / "empty" / "photo.png").write_bytes(b"\x89PNG")
+    with pytest.raises(KnowledgeBaseMissing, match=r"no supported file.*2 \.png, 1 \.key"):
         ingest_folder(tmp_path / "empty", settings, show_progress=False)
 
 

@@ -1,4 +1,8 @@
-"""Split a document by headings, then paragraphs, into overlapping chunks that know their place.
+"""Split a document by headings, then structural blocks, into chunks that know their place.
+
+Headings, lists, tables and fenced code are units: a code block is never split or flattened
+(a long one is a chunk of its own, indentation kept), prose is joined across hard line breaks
+before it is cut at sentences, and a long table is cut between rows with its header repeated.
 
 Each chunk keeps `source`, `title`, `section` (heading path) and `chunk_index`; `index_text`
 prefixes the body with title and section, which is what gets embedded and BM25-indexed, so a
@@ -15,6 +19,7 @@ from knowledge.loaders import Document
 
 _HEADING = re.compile(r"^(#{1,6})\s+(.+?)\s*#*\s*$")
 _FENCE = re.compile(r"^\s*(```|~~~)")
+CHUNKER_VERSION = 2  # part of the index manifest: a new chunker re-indexes everything
 # A sentence ends with . ! ? … (optionally closed by a quote/bracket) followed by space and a
 # capital, digit, quote or list marker; "e.g. x", "$10.99" and "v1.2" are not sentence ends.
 _SENTENCE_END = re.compile(r"(?<=[.!?…])[\"'»)\]]*\s+(?=[\"'«(\[]?[A-ZÀ-ÖØ-Þ0-9*•\-])")
@@ -107,20 +112,136 @@ def _hard_split(text: str, size: int) -> list[str]:
     return pieces
 
 
-def _pieces(body: str, size: int) -> list[tuple[str, bool]]:
-    """(piece, starts a paragraph): paragraphs, or sentences/word windows of long paragraphs."""
-    out: list[tuple[str, bool]] = []
-    for paragraph in re.split(r"\n\s*\n", body):
-        paragraph = paragraph.strip()
-        if not paragraph:
+@dataclass(frozen=True)
+class Block:
+    """One structural unit of a section body: prose, list, table or code."""
+
+    kind: str  # "prose" | "list" | "table" | "code"
+    text: str
+
+
+_LIST_ITEM = re.compile(r"^\s*([-*+•]|\d+[.)])\s+")
+_TABLE_ROW = re.compile(r"^\s*\|.*\|\s*$")
+_TABLE_RULE = re.compile(r"^\s*\|?\s*:?-{2,}:?\s*(\|\s*:?-{2,}:?\s*)*\|?\s*$")
+# Beyond this a code block is split at blank lines (each part fenced again) — a generated file
+# pasted whole would otherwise become one chunk of megabytes.
+CODE_BLOCK_HARD_CAP = 20_000
+
+
+def split_blocks(body: str) -> list[Block]:
+    """Blocks in order. Fenced code keeps every line and blank line as written; a list item's
+    wrapped lines join the item; a paragraph's hard line breaks are joined into one line."""
+    blocks: list[Block] = []
+    lines = body.split("\n")
+    i = 0
+    while i < len(lines):
+        line = lines[i]
+        if not line.strip():
+            i += 1
             continue
-        if len(paragraph) <= size:
-            out.append((paragraph, True))
+        fence = _FENCE.match(line)
+        if fence:
+            marker = fence.group(1)
+            j = i + 1
+            while j < len(lines) and not lines[j].strip().startswith(marker):
+                j += 1
+            blocks.append(Block("code", "\n".join(lines[i : j + 1]).rstrip()))
+            i = j + 1
             continue
-        parts: list[str] = []
-        for sentence in split_sentences(paragraph):
-            parts.extend([sentence] if len(sentence) <= size else _hard_split(sentence, size))
-        out.extend((part, i == 0) for i, part in enumerate(parts))
+        if _TABLE_ROW.match(line):
+            j = i
+            while j < len(lines) and _TABLE_ROW.match(lines[j]):
+                j += 1
+            blocks.append(Block("table", "\n".join(l.strip() for l in lines[i:j])))
+            i = j
+            continue
+        if _LIST_ITEM.match(line):
+            items: list[str] = []
+            j = i
+            while j < len(lines):
+                current = lines[j]
+                if _LIST_ITEM.match(current):
+                    items.append(current.rstrip())
+                elif current.strip() and items and (current.startswith((" ", "\t")) or not _starts_block(current)):
+                    items[-1] += " " + current.strip()  # a wrapped list item
+                elif not current.strip() and j + 1 < len(lines) and _LIST_ITEM.match(lines[j + 1]):
+                    pass  # a loose list: blank lines between items
+                else:
+                    break
+                j += 1
+            blocks.append(Block("list", "\n".join(items)))
+            i = j
+            continue
+        j = i
+        paragraph: list[str] = []
+        while j < len(lines) and lines[j].strip() and (j == i or not _starts_block(lines[j])):
+            paragraph.append(lines[j].strip())
+            j += 1
+        blocks.append(Block("prose", " ".join(paragraph)))
+        i = j
+    return blocks
+
+
+def _starts_block(line: str) -> bool:
+    return bool(_FENCE.match(line) or _TABLE_ROW.match(line) or _LIST_ITEM.match(line))
+
+
+def _split_table(text: str, size: int) -> list[str]:
+    """Row groups of at most ~`size` chars, each repeating the header and its rule."""
+    rows = text.split("\n")
+    header = rows[:2] if len(rows) > 1 and _TABLE_RULE.match(rows[1]) else rows[:0]
+    body = rows[len(header):]
+    parts, current = [], list(header)
+    for row in body:
+        if len(current) > len(header) and len("\n".join(current + [row])) > size:
+            parts.append("\n".join(current))
+            current = list(header)
+        current.append(row)
+    if len(current) > len(header) or not parts:
+        parts.append("\n".join(current))
+    return parts
+
+
+def _split_code(text: str) -> list[str]:
+    """A code block whole; past CODE_BLOCK_HARD_CAP, parts cut at blank lines, fenced again."""
+    if len(text) <= CODE_BLOCK_HARD_CAP:
+        return [text]
+    lines = text.split("\n")
+    opening = lines[0]
+    marker = _FENCE.match(opening).group(1)  # type: ignore[union-attr]
+    closed = len(lines) > 1 and lines[-1].strip().startswith(marker)
+    inner = lines[1:-1] if closed else lines[1:]
+    parts, current = [], []
+    for line in inner:
+        current.append(line)
+        if not line.strip() and len("\n".join(current)) > CODE_BLOCK_HARD_CAP // 2:
+            parts.append(current)
+            current = []
+    if current:
+        parts.append(current)
+    return [opening + "\n" + "\n".join(part).strip("\n") + "\n" + marker for part in parts]
+
+
+def _units(body: str, size: int) -> list[tuple[str, str, bool]]:
+    """(text, kind, starts a block) units no longer than `size`, except whole code blocks."""
+    out: list[tuple[str, str, bool]] = []
+    for block in split_blocks(body):
+        if block.kind == "code":
+            out.extend((part, "code", True) for part in _split_code(block.text))
+        elif len(block.text) <= size:
+            out.append((block.text, block.kind, True))
+        elif block.kind == "table":
+            out.extend((part, "table", True) for part in _split_table(block.text, size))
+        elif block.kind == "list":
+            items = block.text.split("\n")
+            for i, item in enumerate(items):
+                pieces = [item] if len(item) <= size else _hard_split(item, size)
+                out.extend((piece, "list", i == 0 and k == 0) for k, piece in enumerate(pieces))
+        else:
+            parts: list[str] = []
+            for sentence in split_sentences(block.text):
+                parts.extend([sentence] if len(sentence) <= size else _hard_split(sentence, size))
+            out.extend((part, "prose", i == 0) for i, part in enumerate(parts))
     return out
 
 
@@ -137,20 +258,30 @@ def _tail(text: str, overlap: int) -> str:
 
 
 def pack(body: str, size: int, overlap: int) -> list[str]:
-    """Greedy paragraph packing up to `size` chars; consecutive chunks share ~`overlap` chars."""
+    """Greedy packing of structural units up to `size` chars. Consecutive chunks share ~`overlap`
+    chars of prose; code blocks and tables are never cut (a long code block is a chunk alone),
+    and a long table's parts each repeat its header."""
     size = max(size, 50)
     overlap = max(0, min(overlap, size // 2))
     chunks: list[str] = []
-    current = ""
-    for piece, new_paragraph in _pieces(body, size):
-        joiner = "\n\n" if new_paragraph else " "
+    current, current_kind, last_piece = "", "", ""
+    for piece, kind, new_block in _units(body, size):
+        same_item = kind in ("prose",) and not new_block
+        joiner = " " if same_item else ("\n" if kind == "list" and current_kind == "list" and not new_block else "\n\n")
         if current and len(current) + len(joiner) + len(piece) > size:
-            chunks.append(current)
-            tail = _tail(current, overlap)
-            fits = tail and len(tail) + len(piece) + 2 <= size + overlap
-            current = f"{tail}{joiner}{piece}" if fits else piece
+            lead_in = kind == "code" and current_kind == "prose" and last_piece.rstrip().endswith(":") \
+                and len(last_piece) <= max(overlap, 200)
+            if not (lead_in and current == last_piece):
+                chunks.append(current)
+            if lead_in:  # "To retry only on network errors, subclass X:" travels with its code
+                current = f"{last_piece}\n\n{piece}"
+            else:
+                tail = _tail(current, overlap) if current_kind == "prose" and kind == "prose" else ""
+                fits = tail and len(tail) + len(piece) + 2 <= size + overlap
+                current = f"{tail}{joiner}{piece}" if fits else piece
         else:
             current = f"{current}{joiner}{piece}" if current else piece
+        current_kind, last_piece = kind, piece
     if current:
         chunks.append(current)
     return chunks

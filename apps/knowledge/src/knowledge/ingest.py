@@ -17,7 +17,7 @@ from pathlib import Path
 from relais.embeddings import Embedder, get_embedder
 from relais.settings import Settings, get_settings
 
-from knowledge.chunking import Chunk, chunk_document
+from knowledge.chunking import CHUNKER_VERSION, Chunk, chunk_document
 from knowledge.embedding_cache import embed_texts
 from knowledge.encoder_choice import choose_for_languages
 from knowledge.errors import KnowledgeBaseMissing, LoaderError
@@ -27,8 +27,8 @@ from knowledge.retrieval import KnowledgeBase, get_knowledge_base
 from knowledge.store import ChromaStore
 
 HOW_TO_INGEST = (
-    "Put .md, .txt, .pdf or .html files in it (or point RELAIS_KB_DIR at your folder), "
-    "then run `relais ingest [DIR]`."
+    "Put .md, .mdx, .rst, .txt, .pdf, .html or .docx files in it (or point RELAIS_KB_DIR at your "
+    "folder), then run `relais ingest [DIR]`; map other suffixes with RELAIS_KB_EXTENSIONS."
 )
 
 
@@ -40,6 +40,7 @@ class IngestReport:
     skipped: list[str] = field(default_factory=list)
     removed: list[str] = field(default_factory=list)
     failed: list[tuple[str, str]] = field(default_factory=list)
+    not_indexed: dict[str, int] = field(default_factory=dict)  # unsupported files by suffix
     chunks: int = 0  # chunks written in this run
     total_chunks: int = 0  # chunks in the index afterwards
     seconds: float = 0.0
@@ -50,7 +51,16 @@ class IngestReport:
             f"{len(self.skipped)} unchanged, removed {len(self.removed)}, failed {len(self.failed)} "
             f"— {self.total_chunks} chunks in the index, {self.seconds:.1f} s."
         )
-        return "\n".join([line] + [f"  failed: {path}: {reason}" for path, reason in self.failed])
+        lines = [line] + [f"  failed: {path}: {reason}" for path, reason in self.failed]
+        if self.not_indexed:
+            lines.append("  not indexed (unsupported type): " + describe_kinds(self.not_indexed)
+                         + " — map a text format with RELAIS_KB_EXTENSIONS (e.g. .mdoc=.md)")
+        return "\n".join(lines)
+
+
+def describe_kinds(counts: dict[str, int]) -> str:
+    """'124 .mdx, 12 .png' — most frequent first."""
+    return ", ".join(f"{n} {kind}" for kind, n in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])))
 
 
 def file_sha256(path: Path) -> str:
@@ -61,13 +71,26 @@ def file_sha256(path: Path) -> str:
     return digest.hexdigest()
 
 
-def discover(folder: Path) -> list[Path]:
-    """Supported files under `folder`, hidden files and folders excluded, sorted."""
+def _visible_files(folder: Path) -> list[Path]:
     return sorted(
         p for p in folder.rglob("*")
-        if p.is_file() and is_supported(p)
-        and not any(part.startswith(".") for part in p.relative_to(folder).parts)
+        if p.is_file() and not any(part.startswith(".") for part in p.relative_to(folder).parts)
     )
+
+
+def discover(folder: Path, extra: dict[str, str] | None = None) -> list[Path]:
+    """Supported files under `folder`, hidden files and folders excluded, sorted."""
+    return [p for p in _visible_files(folder) if is_supported(p, extra)]
+
+
+def unsupported_kinds(folder: Path, extra: dict[str, str] | None = None) -> dict[str, int]:
+    """How many visible files of each unsupported suffix `folder` holds ('(none)' for no suffix)."""
+    counts: dict[str, int] = {}
+    for path in _visible_files(folder):
+        if not is_supported(path, extra):
+            kind = path.suffix.lower() or "(no extension)"
+            counts[kind] = counts.get(kind, 0) + 1
+    return counts
 
 
 def chunk_metadata(chunk: Chunk, sha256: str) -> dict[str, object]:
@@ -103,16 +126,19 @@ def ingest_folder(folder: Path | None = None, settings: Settings | None = None, 
     folder = Path(folder or settings.relais_kb_dir).expanduser().resolve()
     if not folder.is_dir():
         raise KnowledgeBaseMissing(f"Knowledge base folder {folder} not found. {HOW_TO_INGEST}")
-    present = {p.relative_to(folder).as_posix(): p for p in discover(folder)}
+    extra = settings.kb_extensions
+    present = {p.relative_to(folder).as_posix(): p for p in discover(folder, extra)}
+    unsupported = unsupported_kinds(folder, extra)
     if not present and paths is None:
+        found = f" It holds {describe_kinds(unsupported)}, none of a supported type." if unsupported else ""
         raise KnowledgeBaseMissing(
-            f"Knowledge base folder {folder} has no supported file ({', '.join(SUPPORTED_SUFFIXES)}). "
+            f"Knowledge base folder {folder} has no supported file ({', '.join(SUPPORTED_SUFFIXES)}).{found} "
             f"{HOW_TO_INGEST}"
         )
     kb = kb or get_knowledge_base(settings)
     store, embedder = kb.store, kb.embedder
     manifest = Manifest.load(settings.data_dir / "manifests" / f"{store.name}.json")
-    chunking = [settings.chunk_size, settings.chunk_overlap]
+    chunking = [settings.chunk_size, settings.chunk_overlap, CHUNKER_VERSION]
     if (manifest.embedder and manifest.embedder != embedder.name) or manifest.chunking != chunking \
             or store.embedder not in ((embedder.name, embedder.dim), (None, None)):
         store.reset()  # another model or chunking: vectors are not comparable, start over
@@ -120,7 +146,7 @@ def ingest_folder(folder: Path | None = None, settings: Settings | None = None, 
         paths = None  # ...and every file must be indexed again, not only `paths`
     manifest.embedder, manifest.chunking = embedder.name, chunking
 
-    report = IngestReport()
+    report = IngestReport(not_indexed=unsupported)
     if paths is None:
         candidates = sorted(set(present) | set(manifest.files))
     else:
@@ -137,7 +163,7 @@ def ingest_folder(folder: Path | None = None, settings: Settings | None = None, 
     for rel in candidates:
         entry = manifest.files.get(rel)
         path = present.get(rel) or (folder / rel)
-        if rel not in present and not (path.is_file() and is_supported(path)):
+        if rel not in present and not (path.is_file() and is_supported(path, extra)):
             if entry is not None:
                 stale += entry.chunk_ids
                 del manifest.files[rel]
@@ -148,7 +174,7 @@ def ingest_folder(folder: Path | None = None, settings: Settings | None = None, 
             if entry is not None and entry.sha256 == sha and entry.chunk_ids:
                 report.skipped.append(rel)
                 continue
-            doc = load_document(path, settings.max_file_mb)
+            doc = load_document(path, settings.max_file_mb, extra)
             chunks = chunk_document(doc, rel, settings.chunk_size, settings.chunk_overlap)
             if not chunks:
                 raise LoaderError(path, "empty (no text could be extracted)")

@@ -1,4 +1,5 @@
-"""Turn one file into text + title: Markdown, plain text, PDF (pypdf) and HTML (BeautifulSoup).
+"""Turn one file into text + title: Markdown, MDX, reStructuredText, plain text, PDF (pypdf),
+HTML (BeautifulSoup) and Word .docx (python-docx).
 
 Every loader yields Markdown-flavoured text (headings as `#` lines) so one chunker serves all
 formats. Anything unusable raises `LoaderError` with a reason a user can act on.
@@ -12,7 +13,7 @@ from pathlib import Path
 
 from knowledge.errors import LoaderError
 
-SUPPORTED_SUFFIXES = (".md", ".markdown", ".txt", ".pdf", ".html", ".htm")
+SUPPORTED_SUFFIXES = (".md", ".markdown", ".mdx", ".rst", ".txt", ".pdf", ".html", ".htm", ".docx")
 
 _HEADING = re.compile(r"^(#{1,6})\s+(.+?)\s*#*\s*$", re.MULTILINE)
 
@@ -26,8 +27,17 @@ class Document:
     path: Path
 
 
-def is_supported(path: Path) -> bool:
-    return path.suffix.lower() in SUPPORTED_SUFFIXES
+def loader_suffix(path: Path, extra: dict[str, str] | None = None) -> str | None:
+    """The built-in suffix whose loader reads `path` (`extra` maps more suffixes onto them)."""
+    suffix = path.suffix.lower()
+    if suffix in _LOADERS:
+        return suffix
+    mapped = (extra or {}).get(suffix)
+    return mapped if mapped in _LOADERS else None
+
+
+def is_supported(path: Path, extra: dict[str, str] | None = None) -> bool:
+    return loader_suffix(path, extra) is not None
 
 
 def _decode(raw: bytes, path: Path) -> str:
@@ -55,16 +65,51 @@ def _title_from_stem(path: Path) -> str:
 _LINK = re.compile(r"!?\[([^\]]*)\]\([^)\s]*(?:\s+\"[^\"]*\")?\)")
 
 
-def _load_markdown(path: Path, raw: bytes) -> tuple[str, str | None]:
-    text = _LINK.sub(r"\1", _decode(raw, path))  # keep link text, drop targets
-    if text.startswith("---\n"):  # YAML front matter: keep its title, drop the block
+def _front_matter(text: str) -> tuple[str, str | None]:
+    """(text without its YAML front matter, the front matter's title or None)."""
+    if text.startswith("---\n"):
         end = text.find("\n---", 4)
         if end != -1:
             front, text = text[4:end], text[end + 4 :].lstrip("-\n")
             match = re.search(r"^title:\s*['\"]?(.+?)['\"]?\s*$", front, re.MULTILINE)
-            if match:
-                return text, match.group(1)
-    return text, _first_heading(text)
+            return text, (match.group(1) if match else None)
+    return text, None
+
+
+def _load_markdown(path: Path, raw: bytes) -> tuple[str, str | None]:
+    text, title = _front_matter(_LINK.sub(r"\1", _decode(raw, path)))  # keep link text, drop targets
+    return text, title or _first_heading(text)
+
+
+def _load_mdx(path: Path, raw: bytes) -> tuple[str, str | None]:
+    from knowledge._mdx import mdx_to_markdown
+
+    text, title = _front_matter(_decode(raw, path))
+    text = _LINK.sub(r"\1", mdx_to_markdown(text))
+    return text, title or _first_heading(text)
+
+
+def _load_rst(path: Path, raw: bytes) -> tuple[str, str | None]:
+    from knowledge._rst import rst_to_markdown
+
+    try:
+        return rst_to_markdown(_decode(raw, path))
+    except LoaderError:
+        raise
+    except Exception as exc:  # docutils raises its own SystemMessage / ValueError family
+        raise LoaderError(path, f"unreadable reStructuredText ({type(exc).__name__}: {exc})") from None
+
+
+def _load_docx(path: Path, raw: bytes) -> tuple[str, str | None]:
+    import zipfile
+
+    from knowledge._docx import docx_to_markdown
+
+    try:
+        return docx_to_markdown(raw)
+    except (zipfile.BadZipFile, KeyError, ValueError) as exc:
+        raise LoaderError(path, f"unreadable Word document ({type(exc).__name__}: {exc}); "
+                                "save it again as .docx") from None
 
 
 def _load_text(path: Path, raw: bytes) -> tuple[str, str | None]:
@@ -112,6 +157,9 @@ def _load_html(path: Path, raw: bytes) -> tuple[str, str | None]:
 _LOADERS = {
     ".md": _load_markdown,
     ".markdown": _load_markdown,
+    ".mdx": _load_mdx,
+    ".rst": _load_rst,
+    ".docx": _load_docx,
     ".txt": _load_text,
     ".pdf": _load_pdf,
     ".html": _load_html,
@@ -119,10 +167,13 @@ _LOADERS = {
 }
 
 
-def load_document(path: Path, max_file_mb: float = 10.0) -> Document:
-    """Load `path` or raise `LoaderError` (unsupported, too large, binary, bad encoding, empty)."""
+def load_document(path: Path, max_file_mb: float = 10.0, extra: dict[str, str] | None = None) -> Document:
+    """Load `path` or raise `LoaderError` (unsupported, too large, binary, bad encoding, empty).
+
+    `extra` maps more suffixes onto a built-in loader (RELAIS_KB_EXTENSIONS, e.g. `.mdoc=.md`)."""
     path = Path(path)
-    loader = _LOADERS.get(path.suffix.lower())
+    suffix = loader_suffix(path, extra)
+    loader = _LOADERS.get(suffix) if suffix else None
     if loader is None:
         raise LoaderError(path, f"unsupported file type {path.suffix or '(none)'}; "
                           f"supported: {', '.join(SUPPORTED_SUFFIXES)}")

@@ -24,9 +24,9 @@ from __future__ import annotations
 
 import asyncio
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import asdict, dataclass, field, replace
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from typing import Any
 
 import numpy as np
@@ -117,6 +117,14 @@ def _chunk_payload(id_: str, document: str, meta: dict[str, Any]) -> dict[str, A
     }
 
 
+def shared_titles(payloads: Iterable[dict[str, Any]]) -> set[str]:
+    """Titles that more than one document of the knowledge base carries."""
+    sources: dict[str, set[str]] = {}
+    for payload in payloads:
+        sources.setdefault(payload["title"], set()).add(payload["source"])
+    return {title for title, docs in sources.items() if len(docs) > 1}
+
+
 def language_centroids(store: ChromaStore) -> dict[str, dict[str, Any]]:
     """Mean chunk vector and count per language (q·mean = q's mean cosine to those chunks)."""
     _, matrix, metas = store.all_embeddings()
@@ -154,6 +162,7 @@ class KnowledgeBase:
         self.lexical_dir = lexical_dir or (self.settings.lexical_dir / self.store.name)
         self._lexical: LexicalIndex | None = None
         self._payloads: dict[str, dict[str, Any]] = {}
+        self._shared_titles: set[str] = set()
         self._stamp: float | None = None
         self._lock = threading.Lock()
 
@@ -182,7 +191,19 @@ class KnowledgeBase:
 
     def _install(self, index: LexicalIndex, stamp: float | None) -> None:
         self._payloads = {p["id"]: p for p in (index.payloads or [])}
+        self._shared_titles = shared_titles(self._payloads.values())
         self._lexical, self._stamp = index, stamp
+
+    def citation_title(self, payload: dict[str, Any]) -> str:
+        """The title a citation shows: a title that several documents share gets the section
+        path ("Overview — Periodic jobs") or, without one, its folder ("Overview (api)")."""
+        title = payload["title"]
+        if title not in self._shared_titles:
+            return title
+        if payload.get("section"):
+            return f"{title} — {payload['section'].replace(' > ', ' — ')}"
+        parent = PurePosixPath(payload["source"]).parent.name
+        return f"{title} ({parent or PurePosixPath(payload['source']).stem})"
 
     def lexical(self) -> LexicalIndex | None:
         """The BM25 index, reloaded when another process re-ingested, rebuilt when stale."""
@@ -249,7 +270,7 @@ class KnowledgeBase:
         hits: list[Hit] = []
         for k in ranked[:top_k]:
             p = payloads[k]
-            hits.append(Hit(p["text"], p["source"], p["title"], p["section"], p["chunk_index"],
+            hits.append(Hit(p["text"], p["source"], self.citation_title(p), p["section"], p["chunk_index"],
                             float(fused[k]), cosines.get(k), lexical.get(k), p["id"]))
         return hits
 

@@ -54,6 +54,9 @@ class Settings(BaseSettings):
     chunk_size: int = 900
     chunk_overlap: int = 150
     max_file_mb: float = 10.0
+    relais_kb_extensions: str = Field(
+        "", description="More file suffixes mapped to a built-in loader: '.mdoc=.md,.adoc=.txt'."
+    )
     max_question_chars: int = 4000
 
     # --- orchestrator ---------------------------------------------------------------------
@@ -82,6 +85,19 @@ class Settings(BaseSettings):
     )
     relais_audit_in_chat: bool = Field(
         False, description="Show a 'Handoff audit' step in the chat (demos); operators use /admin."
+    )
+
+    relais_trusted_proxies: str = Field(
+        "", description="Proxies (IPs/CIDRs, comma-separated) whose X-Forwarded-For/-Proto are honoured."
+    )
+    relais_login_max_failures: int = Field(10, description="Failed logins per username before a lock.")
+    relais_login_max_failures_per_address: int = Field(
+        50, description="Failed logins per client address before a lock."
+    )
+    relais_login_lock_minutes: float = Field(15.0, description="How long a lock lasts; also the counting window.")
+    relais_login_backoff_s: float = Field(1.0, description="First wait once failures pile up; doubles each time.")
+    relais_instance_url: str | None = Field(
+        None, description="This instance's address as other instances reach it (behind a load balancer)."
     )
 
     # --- agent service --------------------------------------------------------------------
@@ -134,6 +150,17 @@ class Settings(BaseSettings):
         if self.checkpoint_url:
             return self.checkpoint_url
         return str(self.data_dir / "checkpoints.db")
+
+    @property
+    def kb_extensions(self) -> dict[str, str]:
+        """RELAIS_KB_EXTENSIONS as {'.mdoc': '.md'} (suffixes lower-cased, dots added)."""
+        mapping: dict[str, str] = {}
+        for item in self.relais_kb_extensions.split(","):
+            if "=" in item:
+                extra, builtin = (part.strip().lower() for part in item.split("=", 1))
+                if extra and builtin:
+                    mapping["." + extra.lstrip(".")] = "." + builtin.lstrip(".")
+        return mapping
 
     @property
     def receipts_db_url(self) -> str:
