@@ -1,8 +1,8 @@
-"""One persistence suite over every checkpointer backend (memory, SQLite; Postgres when available)."""
+"""One persistence suite over every checkpointer backend: memory and SQLite always, Postgres in
+the scale run (`scripts/scale-tests.sh` starts it and sets RELAIS_SCALE_DATABASE_URL)."""
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import pytest
@@ -11,10 +11,9 @@ from coach.graph import build_coach_graph
 from coach.runner import CoachRunner
 
 from tests.coach.conftest import SEED_TURNS, collect
+from tests.conftest import scale_services
 
-BACKENDS = ["memory", "sqlite"] + (
-    ["postgres"] if os.environ.get("RELAIS_TEST_POSTGRES_URL") else []
-)
+BACKENDS = ["memory", "sqlite", pytest.param("postgres", marks=pytest.mark.scale)]
 
 
 def target_for(backend: str, tmp_path: Path) -> str:
@@ -22,7 +21,8 @@ def target_for(backend: str, tmp_path: Path) -> str:
         return ":memory:"
     if backend == "sqlite":
         return str(tmp_path / "deep" / "folder" / "checkpoints.db")
-    return os.environ["RELAIS_TEST_POSTGRES_URL"]
+    url, _, _ = scale_services()  # fails (never skips) outside scripts/scale-tests.sh
+    return url
 
 
 @pytest.mark.parametrize("backend", BACKENDS)
