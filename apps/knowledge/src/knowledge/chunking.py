@@ -235,7 +235,9 @@ def _units(body: str, size: int) -> list[tuple[str, str, bool]]:
         elif block.kind == "list":
             items = block.text.split("\n")
             for i, item in enumerate(items):
-                pieces = [item] if len(item) <= size else _hard_split(item, size)
+                pieces = [item] if len(item) <= size else [
+                    part for sentence in split_sentences(item)
+                    for part in ([sentence] if len(sentence) <= size else _hard_split(sentence, size))]
                 out.extend((piece, "list", i == 0 and k == 0) for k, piece in enumerate(pieces))
         else:
             parts: list[str] = []
