@@ -63,12 +63,14 @@ class CountingWorker:
 class Decisions:
     """Scripted human answers, recording what was asked."""
 
-    def __init__(self, lessons: bool = True, publish: bool = True) -> None:
-        self.lessons, self.publish = lessons, publish
+    def __init__(self, lessons: bool = True, publish: bool = True, items: Any = False) -> None:
+        self.lessons, self.publish, self.items = lessons, publish, items  # items: False = keep as is
         self.asked: list[ApprovalNeeded] = []
 
     def __call__(self, approval: ApprovalNeeded) -> Any:
         self.asked.append(approval)
+        if approval.kind == "decision":
+            return self.items(approval) if callable(self.items) else self.items
         return self.lessons if approval.kind == "lesson" else self.publish
 
     def kinds(self) -> list[str]:

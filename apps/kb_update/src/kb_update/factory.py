@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 from kb_update.graph import Components
@@ -25,4 +26,5 @@ def components_for(job: Job, settings: Any = None, *, reingest: bool = True) -> 
     else:
         parts = Components.with_model(job, model, judge_model=chat_model(settings, temperature=0.0), reingest=hook)
     parts.secrets = tuple(settings.secret_values())
+    parts.journal = Path(settings.data_dir) / "kb_update_publishes.jsonl"
     return parts

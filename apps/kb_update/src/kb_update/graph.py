@@ -30,12 +30,21 @@ from langgraph.types import Command, Send, interrupt
 from relais.logging import SecretScrubber
 from relais.retry import RetryPolicy
 
+from kb_update.escalations import (
+    bases,
+    collect_items,
+    decide,
+    disk_texts,
+    next_open,
+    normalize_decision,
+    plan_writes,
+)
 from kb_update.failures import paragraph_of, tag_of
 from kb_update.gates import ModelJudge, run_gates
 from kb_update.job import Job
 from kb_update.lessons import propose_lessons, resolve_lesson
 from kb_update.markdown import blocks
-from kb_update.publish import Reingest, publish_units
+from kb_update.publish import Reingest, publish_texts
 from kb_update.review import build_review, render_markdown
 from kb_update.splitter import split
 from kb_update.types import (
@@ -79,6 +88,7 @@ class Components:
     reingest: Reingest | None = None
     retry: RetryPolicy = field(default_factory=RetryPolicy)
     secrets: tuple[str, ...] = ()  # scrubbed from error text kept in state, reviews and the UI
+    journal: Path | None = None  # one JSON line per publish (what was written, when approved)
 
     @property
     def engine(self) -> str:
@@ -118,6 +128,8 @@ class RunState(TypedDict, total=False):
     lessons: list[Lesson]
     proposals: list[Lesson]
     review: dict[str, Any]
+    items: list[dict[str, Any]]  # what is left for a person, decided one by one before publishing
+    bases: dict[str, dict[str, Any]]  # touched articles as the run leaves them (+ disk sha)
     decision: str
     outcome: str
     published: dict[str, Any]
@@ -242,12 +254,12 @@ def build_graph(parts: Components, config: EngineConfig = EngineConfig()) -> Sta
                                         config.lesson_min_units, parts.lesson_model, parts.retry)
         return {"status": status, "proposals": proposals}
 
-    def route(state: RunState) -> Literal["learn", "plan_round", "review"]:
+    def route(state: RunState) -> Literal["learn", "plan_round", "collect"]:
         if state["proposals"]:
             return "learn"
         if any(s["status"] in ("queued", "retry") for s in state["status"].values()):
             return "plan_round"
-        return "review"
+        return "collect"
 
     def learn(state: RunState) -> dict[str, Any]:
         lesson = state["proposals"][0]
@@ -264,8 +276,56 @@ def build_graph(parts: Components, config: EngineConfig = EngineConfig()) -> Sta
         resolved = resolve_lesson(lesson, answer)
         return {"lessons": state["lessons"] + [resolved], "proposals": state["proposals"][1:]}
 
+    def collect(state: RunState) -> dict[str, Any]:
+        """The whole knowledge base after the run: every amount still following the old value."""
+        kb_dir = Path(state["kb_dir"])
+        base = bases(kb_dir, state)
+        scan = getattr(job, "derived_amounts", None)
+        derived = []
+        if scan is not None:
+            allowed: dict[str, Any] = {}
+            kept = {d["hit_id"] for d in state.get("decisions", []) if d["keep"]}
+            for hit in state.get("hits", []):
+                if hit["id"] not in kept:
+                    allowed.setdefault(hit["path"], []).append((hit["paragraph"], hit["text"]))
+            derived = scan(disk_texts(kb_dir), {p: b["text"] for p, b in base.items()}, allowed)
+        items = collect_items(derived, state, base)
+        auto = getattr(job, "auto_decision", None)
+        for item in items:
+            choice = auto(item) if auto is not None else None
+            if choice is not None:
+                item["decision"] = {"choice": choice, "auto": True}
+        touched = {m["path"] for item in items for m in item["mentions"]} | {
+            state["units"][uid]["path"] for uid in state.get("order", [])}
+        return {"items": items, "bases": {p: b for p, b in base.items() if p in touched}}
+
+    def decide_node(state: RunState) -> dict[str, Any]:
+        items = state["items"]
+        index = next_open(items)
+        if index is None:
+            return {}
+        item = items[index]
+        answer = interrupt({
+            "kind": "decision",
+            "prompt": f"Decide item {index + 1} of {len(items)} before publishing.",
+            "item": item, "index": index, "total": len(items),
+            "open": sum(1 for i in items if i["decision"] is None),
+        })
+        decision = normalize_decision(answer, item) or {"choice": "keep", "all": False}
+        return {"items": decide(items, index, decision)}
+
+    def after_decide(state: RunState) -> Literal["decide", "review"]:
+        return "decide" if next_open(state.get("items", [])) is not None else "review"
+
     def review(state: RunState) -> Command[Literal["publish", "__end__"]]:
         report = build_review(job.summary(), state)
+        writes, left, kept = plan_writes(state, state.get("bases", {}), state.get("items", []))
+        originals = {p: b["text"] for p, b in state.get("bases", {}).items()}
+        report["writes"] = sorted(p for p, w in writes.items() if w["text"] != _disk(state, p, originals))
+        report["left"] = left
+        report["kept"] = kept
+        report["items"] = state.get("items", [])
+        report["publishable"] = report["writes"]
         if not report["publishable"]:
             return Command(goto=END, update={"review": report, "outcome": "nothing-to-publish"})
         answer = interrupt({
@@ -278,7 +338,9 @@ def build_graph(parts: Components, config: EngineConfig = EngineConfig()) -> Sta
         return Command(goto=END, update={"review": report, "decision": "rejected", "outcome": "rejected"})
 
     def publish(state: RunState) -> dict[str, Any]:
-        report = publish_units(Path(state["kb_dir"]), state["units"], state["status"], parts.reingest)
+        writes, left, _kept = plan_writes(state, state.get("bases", {}), state.get("items", []))
+        todo = {p: w for p, w in writes.items() if p in set(state["review"]["writes"])}
+        report = publish_texts(Path(state["kb_dir"]), todo, left, parts.reingest, parts.journal)
         return {"published": report, "outcome": "published"}
 
     graph = StateGraph(RunState)
@@ -287,17 +349,30 @@ def build_graph(parts: Components, config: EngineConfig = EngineConfig()) -> Sta
     graph.add_node("unit", unit_node)
     graph.add_node("assess", assess)
     graph.add_node("learn", learn)
+    graph.add_node("collect", collect)
+    graph.add_node("decide", decide_node)
     graph.add_node("review", review)
     graph.add_node("publish", publish)
     graph.add_edge(START, "split")
-    graph.add_conditional_edges("split", lambda s: "plan_round" if s["order"] else "review",
-                                ["plan_round", "review"])
+    graph.add_conditional_edges("split", lambda s: "plan_round" if s["order"] else "collect",
+                                ["plan_round", "collect"])
     graph.add_conditional_edges("plan_round", fan_out, ["unit"])
     graph.add_edge("unit", "assess")
-    graph.add_conditional_edges("assess", route, ["learn", "plan_round", "review"])
-    graph.add_conditional_edges("learn", route, ["learn", "plan_round", "review"])
+    graph.add_conditional_edges("assess", route, ["learn", "plan_round", "collect"])
+    graph.add_conditional_edges("learn", route, ["learn", "plan_round", "collect"])
+    graph.add_conditional_edges("collect", after_decide, ["decide", "review"])
+    graph.add_conditional_edges("decide", after_decide, ["decide", "review"])
     graph.add_edge("publish", END)
     return graph
+
+
+def _disk(state: RunState, path: str, bases_text: dict[str, str]) -> str | None:
+    """The article as it is on disk (the unit's original, or the text read at collect time)."""
+    for unit in state.get("units", {}).values():
+        if unit["path"] == path:
+            return unit["original"]
+    entry = state.get("bases", {}).get(path)
+    return entry["text"] if entry and entry["from"] == "disk" else bases_text.get(path)
 
 
 def _widen_scope(scope: list[int], failures: list[str], original: str) -> list[int]:

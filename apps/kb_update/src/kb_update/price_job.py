@@ -14,6 +14,7 @@ from pathlib import Path
 
 from kb_update.articles import kb_files, read_article
 from kb_update.consistency import ConsistencyChecker, period_factor
+from kb_update.crosscheck import Derived, KnowledgeBaseCheck
 from kb_update.failures import parse_hints
 from kb_update.gates import LinksPreserved, ParagraphDiff
 from kb_update.markdown import blocks, replace_blocks, sentence_at
@@ -285,6 +286,17 @@ class PriceChangeJob:
 
     def needs_person(self, message: str) -> bool:
         return message.startswith("[linked-price]") and not self.change.linked_prices_follow
+
+    # --- the whole knowledge base after the run ---------------------------------------------
+    def derived_amounts(self, originals: dict[str, str], texts: dict[str, str],
+                        allowed: dict[str, list[tuple[int, str]]]) -> list[Derived]:
+        """Amounts anywhere in the KB that still follow the old price (ratios learnt from `originals`)."""
+        check = KnowledgeBaseCheck(self.old, self.new, originals)
+        return check.scan(texts, {path: Counter(pairs) for path, pairs in allowed.items()})
+
+    def auto_decision(self, item: dict[str, object]) -> str | None:
+        """Linked prices follow the new price when the shared decisions say so; else a person decides."""
+        return "computed" if item["kind"] == "ratio" and self.change.linked_prices_follow else None
 
     # --- lessons ---------------------------------------------------------------------------
     def lesson_for(self, tag: str, failures: list[str], units: list[str]) -> Lesson | None:

@@ -60,6 +60,45 @@ def publish_units(kb_dir: Path, units: dict[str, Unit], status: dict[str, UnitSt
     return report
 
 
+def publish_texts(kb_dir: Path, writes: dict[str, dict[str, str]], left: list[str],
+                  reingest: Reingest | None, journal: Path | None = None) -> dict[str, Any]:
+    """Write the approved final texts (path → {text, sha256 of the text read}); re-ingest them.
+
+    Same safety as `publish_units`: a file changed on disk since the run read it is a conflict,
+    left alone. Each publish appends one line to `journal` (who reads it: operators and tests
+    proving that one approval wrote once).
+    """
+    written: list[str] = []
+    unchanged: list[str] = []
+    conflicts: list[str] = []
+    for rel, entry in sorted(writes.items()):
+        path = kb_dir / rel
+        current = read_article(path)
+        if current == entry["text"]:
+            (written if sha256_text(entry["text"]) != entry["sha256"] else unchanged).append(rel)
+            continue
+        if current is None or sha256_text(current) != entry["sha256"]:
+            conflicts.append(rel)
+            log.warning("%s changed on disk since the run read it; not overwritten", rel)
+            continue
+        write_atomically(path, entry["text"])
+        written.append(rel)
+    report: dict[str, Any] = {"written": written, "unchanged": unchanged, "conflicts": conflicts,
+                              "not_published": sorted(left), "reingest": None}
+    if journal is not None:
+        journal.parent.mkdir(parents=True, exist_ok=True)
+        with journal.open("a", encoding="utf-8") as handle:
+            handle.write(json.dumps({"kb_dir": str(kb_dir), "written": written, "conflicts": conflicts}) + "\n")
+    if written and reingest is not None:
+        try:
+            report["reingest"] = reingest(kb_dir, [kb_dir / rel for rel in written])
+        except Exception as exc:  # files are written; say clearly that the index is stale
+            log.exception("re-ingest failed")
+            report["reingest"] = {"error": f"{type(exc).__name__}: {exc}",
+                                  "hint": "run `relais ingest` to refresh the index"}
+    return report
+
+
 def knowledge_reingest(settings: Any = None) -> Reingest:
     """The default hook: incremental re-ingest of exactly the written files (knowledge package)."""
 
