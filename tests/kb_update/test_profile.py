@@ -1,7 +1,11 @@
-"""The "Knowledge update" chat profile's conversation, driven through a recording fake UI."""
+"""The "Knowledge update" profile's conversation, driven through a recording fake UI.
+
+Each `conversation()` call is a fresh page (a reload, a second instance): nothing is carried
+over but the checkpoint file, which is what the profile must rebuild its question from."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -12,35 +16,38 @@ from relais.settings import get_settings
 from tests.kb_update.conftest import snapshot
 
 REQUEST = "The base plan moves from $10/month to $12/month"
+DEVELOPER_WORDS = ("unit", "brief", "gate", "splitter", "judge", "worker", "attempt")
 
 
 class FakeSurface:
-    """Records what the profile shows; answers approvals from a script (None = timed out)."""
+    """Records what the profile shows; the live question is the last prompt not answered."""
 
-    def __init__(self, answers: list[bool | None]) -> None:
-        self.answers = list(answers)
+    def __init__(self) -> None:
         self.said: list[str] = []
-        self.steps: dict[str, dict[str, Any]] = {}
-        self.asked: list[str] = []
+        self.logs: list[tuple[str, list[str], bool]] = []
+        self.prompts: list[dict[str, Any]] = []
+        self.echoed: list[str] = []
+        self.stale_notes = 0
 
     async def say(self, text: str) -> None:
         self.said.append(text)
 
-    async def open_step(self, key: str, name: str, brief: str) -> None:
-        assert key not in self.steps
-        self.steps[key] = {"name": name, "brief": brief, "output": None, "passed": None}
+    async def work_log(self, title: str, lines: list[str], failed: bool) -> None:
+        self.logs.append((title, lines, failed))
 
-    async def close_step(self, key: str, output: str, passed: bool) -> None:
-        self.steps[key].update(output=output, passed=passed)
+    async def prompt(self, interrupt_id: str, text: str, choices: list[tuple[str, str]]) -> None:
+        self.prompts.append({"id": interrupt_id, "text": text, "choices": choices})
 
-    async def ask(self, text: str, approve: str, reject: str) -> bool | None:
-        self.asked.append(text)
-        return self.answers.pop(0)
+    async def answered(self, text: str | None) -> None:
+        if text:
+            self.echoed.append(text)
 
+    async def stale(self) -> None:
+        self.stale_notes += 1
 
-class DictSession(dict):
-    def set(self, key: str, value: Any) -> None:
-        self[key] = value
+    @property
+    def live(self) -> dict[str, Any]:
+        return self.prompts[-1]
 
 
 @pytest.fixture
@@ -50,58 +57,144 @@ def conversation(kb: Path, monkeypatch: pytest.MonkeyPatch):
 
     monkeypatch.setenv("RELAIS_KB_DIR", str(kb))
     get_settings.cache_clear()
-    session = DictSession()
+    journal = Path(get_settings().data_dir) / "journal.jsonl"
 
-    def make(surface: FakeSurface) -> KbUpdateConversation:
-        return KbUpdateConversation(surface, session, components=lambda job: Components.offline(job),
+    def components(job: Any) -> Components:
+        parts = Components.offline(job)
+        parts.journal = journal
+        return parts
+
+    def make(surface: FakeSurface, language: str = "en", thread: str = "thread-1") -> KbUpdateConversation:
+        return KbUpdateConversation(surface, thread, language, components=components,
                                     config=EngineConfig(wave_size=3))
 
+    make.journal = journal  # type: ignore[attr-defined]
     return make
 
 
-async def test_units_fan_out_as_steps_and_publish_after_approval(conversation, kb: Path) -> None:
-    surface = FakeSurface([True, True])
-    chat = conversation(surface)
-    await chat.start()
-    assert "from $10/month to $12/month" in surface.said[0]
+def _publishes(journal: Path) -> int:
+    return len(journal.read_text().splitlines()) if journal.exists() else 0
+
+
+async def _to_publish(chat: Any, surface: FakeSurface, decide: str = "computed") -> None:
+    """Answer the lesson, then every item, by clicking; stops at the publish question."""
+    while True:
+        live = surface.live
+        values = [value for _label, value in live["choices"]]
+        if {"Publish", "Publier"} & {label for label, _ in live["choices"]}:
+            return
+        label, value = next((lab, val) for lab, val in live["choices"]
+                            if val in ("yes", decide) or (decide == "computed" and val == "computed"))
+        before = len(surface.prompts)
+        await chat.choose(value, live["id"], label)
+        assert len(surface.prompts) == before + 1, surface.said[-2:]
+
+
+async def test_a_reload_brings_the_question_back_and_one_click_publishes_once(conversation, kb: Path) -> None:
+    page = FakeSurface()
+    chat = conversation(page)
     await chat.handle(REQUEST)
-    names = sorted(step["name"] for step in surface.steps.values())
-    assert "billing/plans.md · attempt 1" in names and "billing/plans.md · attempt 2" in names
-    assert len(names) == 7
-    first = surface.steps["billing/plans.md#1"]
-    assert first["passed"] is False and "[derived-amount]" in first["output"] and "❌ judge" in first["output"]
-    assert "$12/month" in first["brief"]
-    assert surface.steps["billing/plans.md#2"]["passed"] is True
-    assert "Lesson proposed" in surface.asked[0] and "Publish 5 updated article(s)?" in surface.asked[1]
-    review = next(text for text in surface.said if text.startswith("## Review"))
-    assert "```diff" in review and "+| Base | $12/month | $144/year |" in review
-    assert surface.said[-1].startswith("**published**")
+    assert "Yes, apply it" in [label for label, _ in page.live["choices"]]  # the lesson question
+    lesson_id = page.live["id"]
+
+    reloaded = FakeSurface()  # the page is reloaded: a new session, only the checkpoint remains
+    assert await conversation(reloaded).show_pending()
+    assert reloaded.live["id"] == lesson_id and reloaded.live["text"] == page.live["text"]
+
+    await conversation(reloaded).choose("yes", lesson_id, "Yes, apply it")
+    await conversation(page).choose("yes", lesson_id, "Yes, apply it")  # the old tab's button: stale
+    assert page.stale_notes == 1
+    await _to_publish(conversation(reloaded), reloaded)
+    publish = reloaded.live
+    assert "## What will change" in publish["text"] and "~~$10/month~~ **$12/month**" in publish["text"]
+    for word in DEVELOPER_WORDS:
+        assert word not in publish["text"].lower(), word
+    assert str(kb) not in publish["text"]
+
+    second = FakeSurface()
+    await conversation(second).show_pending()  # a second instance shows the same question
+    assert second.live["id"] == publish["id"]
+    await conversation(reloaded).choose("yes", publish["id"], "Publish")
+    await conversation(second).choose("yes", publish["id"], "Publish")  # double click / other tab
+    assert second.stale_notes == 1 and _publishes(conversation.journal) == 1
+    assert reloaded.said[-1].startswith("**Published.**")
     assert "$12/month" in (kb / "billing/plans.md").read_text()
+    assert not await conversation(FakeSurface()).show_pending()  # answered: no buttons come back
 
 
-async def test_a_timed_out_approval_writes_nothing_and_can_be_answered_later(conversation, kb: Path) -> None:
-    before = snapshot(kb)
-    surface = FakeSurface([True, None])  # the lesson is approved, the publish question times out
-    chat = conversation(surface)
+async def test_concurrent_clicks_on_two_instances_resume_once(conversation, kb: Path) -> None:
+    page = FakeSurface()
+    await conversation(page).handle(REQUEST)
+    await _to_publish(conversation(page), page)
+    publish_id = page.live["id"]
+    tabs = [FakeSurface(), FakeSurface()]
+    import asyncio
+
+    await asyncio.gather(*(conversation(tab).choose("yes", publish_id, "Publish") for tab in tabs))
+    assert sorted(tab.stale_notes for tab in tabs) == [0, 1]
+    assert _publishes(conversation.journal) == 1
+
+
+@pytest.mark.parametrize("language, lesson_reply, publish_reply", [
+    ("en", "yes, add to the brief", "publish"),
+    ("fr", "oui", "publier"),
+])
+async def test_typed_replies_answer_the_pending_question(conversation, kb: Path, language: str, lesson_reply: str,
+                                                         publish_reply: str) -> None:
+    page = FakeSurface()
+    chat = conversation(page, language)
     await chat.handle(REQUEST)
-    assert "Not approved yet" in surface.said[-1] and "nothing was written" in surface.said[-1]
-    assert snapshot(kb) == before
-    await chat.handle("what now?")
-    assert "Reply **approve** or **reject**" in surface.said[-1]
-    await chat.handle("approve")  # resumes the paused run from its checkpoint
-    assert surface.said[-1].startswith("**published**")
-    assert "$144/year" in (kb / "billing/plans.md").read_text()
+    prompts = len(page.prompts)
+    await conversation(FakeSurface(), language).handle(lesson_reply)  # typed after a reload
+    assert "journal" not in page.said[-1]
+    fresh = FakeSurface()
+    await conversation(fresh, language).show_pending()
+    assert fresh.live["id"] != page.prompts[prompts - 1]["id"]  # the lesson was answered, not restarted
+    while "decision" in fresh.live["text"].lower() or "décision" in fresh.live["text"].lower():
+        await conversation(fresh, language).handle("36" if "$30/month" in fresh.live["text"].split("\n")[0]
+                                                   else "use the new value")
+        await conversation(fresh, language).show_pending()
+    await conversation(fresh, language).handle(publish_reply)
+    assert _publishes(conversation.journal) == 1
+    text = (kb / "billing/plans.md").read_text()
+    assert "$12/month" in text
 
 
-async def test_reject_writes_nothing(conversation, kb: Path) -> None:
+async def test_rejeter_writes_nothing_and_a_new_request_while_waiting_does_not_restart(conversation,
+                                                                                        kb: Path) -> None:
     before = snapshot(kb)
-    surface = FakeSurface([True, False])
-    await conversation(surface).handle(REQUEST)
-    assert surface.said[-1].startswith("**rejected**") and "nothing was written" in surface.said[-1]
-    assert snapshot(kb) == before
+    page = FakeSurface()
+    chat = conversation(page, "fr")
+    await chat.handle("Le forfait Base passe de 10 $/mois à 12 $/mois")
+    waiting = page.live["id"]
+    await chat.handle(REQUEST)  # a new change while one waits: the question is asked again
+    assert "attend encore votre réponse" in page.said[-1] and page.live["id"] == waiting
+    await chat.handle("non")
+    await _to_publish(chat, page, decide="keep")
+    await chat.handle("rejeter")
+    assert page.said[-1].startswith("**Non publié.**") and snapshot(kb) == before
+    assert _publishes(conversation.journal) == 0
 
 
 async def test_a_message_without_a_change_gets_the_how_to(conversation) -> None:
-    surface = FakeSurface([])
-    await conversation(surface).handle("hello there")
-    assert "$10/month to $12/month" in surface.said[-1] and surface.steps == {}
+    page = FakeSurface()
+    await conversation(page).handle("hello there")
+    assert "$10/month to $12/month" in page.said[-1] and page.prompts == []
+
+
+async def test_the_welcome_speaks_plainly(conversation, kb: Path) -> None:
+    for language in ("en", "fr"):
+        page = FakeSurface()
+        await conversation(page, language).start()
+        assert str(kb) not in page.said[0]
+        assert not any(word in page.said[0].lower() for word in ("units", "brief", "gates", "splitter", "judge"))
+
+
+async def test_retries_are_one_neutral_work_log(conversation) -> None:
+    page = FakeSurface()
+    await conversation(page).handle(REQUEST)
+    [(title, lines, failed)] = page.logs
+    assert title == "Work log" and failed is False
+    assert any(line.startswith("↻") for line in lines) and any(line.startswith("✓") for line in lines)
+    assert not any("❌" in line for line in lines)
+    json.dumps(page.logs)

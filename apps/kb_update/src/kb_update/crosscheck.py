@@ -57,6 +57,8 @@ class Derived:
     period: str | None
     relation: str  # how it follows the old price, in words (English; the UI may reword it)
     source: str  # the sentence the relation was read from (for ratios: where it is stated)
+    factor: Decimal | None = None  # the ratio, period count or share involved
+    other: Decimal | None = None  # the other plan's price of a difference
 
 
 def _close(a: Decimal, b: Decimal) -> bool:
@@ -141,36 +143,40 @@ class KnowledgeBaseCheck:
             return None
         sentence = sentence_at(paragraph, money.start)
 
-        def make(kind: str, target: Decimal, relation: str, source: str = "") -> Derived:
+        def make(kind: str, target: Decimal, relation: str, source: str = "", factor: Decimal | None = None,
+                 other: Decimal | None = None) -> Derived:
             return Derived(path, index, money.start, money.text, rewrite_mention_text(money, target), kind,
                            money.amount, target.quantize(Decimal("0.01")), money.period, relation,
-                           source or sentence.strip())
+                           source or sentence.strip(), factor, other)
 
         if _close(money.amount, old.amount) and money.period in (old.period, None) and (
                 money.period is not None or _PRICING.search(sentence)):
             return make("old-price", new.amount, f"the old price {old.raw}")
         factor = period_factor(money, sentence, old)
         if factor is not None:
-            return make("period-total", new.amount * factor, f"{_fmt(factor)} × the old price {old.raw}")
+            return make("period-total", new.amount * factor, f"{_fmt(factor)} × the old price {old.raw}",
+                        factor=factor)
         gaps = [(abs(other - old.amount), abs(other - new.amount), other) for other in self.others
                 if other != old.amount]
         if _DIFFERENCE_WORDS.search(sentence):
             for gap_old, gap_new, other in gaps:
                 if _close(money.amount, gap_old):
-                    return make("difference", gap_new, f"the difference between {self._pair(other)}")
+                    return make("difference", gap_new, f"the difference between {self._pair(other)}",
+                                other=other)
         if _PRICING.search(sentence) or _is_table_row(paragraph, money.start):
             span = _span(money, sentence, old)
             for ratio, source in self.ratios.items():
                 if _close(money.amount, old.amount * ratio * span):
                     per = f" × {_fmt(span)}" if span != 1 else ""
                     return make("ratio", new.amount * ratio * span,
-                                f"{_fmt(ratio)} × the old price {old.raw}{per}", source)
+                                f"{_fmt(ratio)} × the old price {old.raw}{per}", source, factor=ratio)
         if _SHARE.search(sentence) and _DIFFERENCE_WORDS.search(paragraph):
             for gap_old, gap_new, other in gaps:
                 for share in FRACTIONS:
                     if money.amount < gap_old and _close(money.amount, gap_old * share):
                         return make("share-of-difference", gap_new * share,
-                                    f"{_share_words(share)} the difference between {self._pair(other)}")
+                                    f"{_share_words(share)} the difference between {self._pair(other)}",
+                                    factor=share, other=other)
         return None
 
     def _pair(self, other: Decimal) -> str:

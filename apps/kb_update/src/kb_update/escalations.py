@@ -38,6 +38,8 @@ class DerivedAmount(Protocol):
     period: str | None
     relation: str
     source: str
+    factor: Decimal | None
+    other: Decimal | None
 
 
 def disk_texts(kb_dir: Path) -> dict[str, str]:
@@ -89,6 +91,8 @@ def collect_items(derived: list[DerivedAmount], state: dict[str, Any],
                 "id": "", "kind": d.kind, "current": d.text, "computed": d.suggestion,
                 "old_amount": str(d.old_amount), "new_amount": str(d.new_amount), "period": d.period,
                 "relation": d.relation, "source": d.source, "mentions": [], "decision": None,
+                "factor": None if d.factor is None else str(d.factor.quantize(Decimal("0.0001")).normalize()),
+                "other": None if d.other is None else str(d.other),
             }
         item["mentions"].append({"path": d.path, "paragraph": d.paragraph, "start": d.start, "text": d.text,
                                  "suggestion": d.suggestion})

@@ -322,6 +322,7 @@ def build_graph(parts: Components, config: EngineConfig = EngineConfig()) -> Sta
         writes, left, kept = plan_writes(state, state.get("bases", {}), state.get("items", []))
         originals = {p: b["text"] for p, b in state.get("bases", {}).items()}
         report["writes"] = sorted(p for p, w in writes.items() if w["text"] != _disk(state, p, originals))
+        report["texts"] = {p: [_disk(state, p, originals) or "", writes[p]["text"]] for p in report["writes"]}
         report["left"] = left
         report["kept"] = kept
         report["items"] = state.get("items", [])

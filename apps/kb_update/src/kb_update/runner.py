@@ -30,6 +30,10 @@ class RunawayRunError(RuntimeError):
     """The run hit its step limit (LangGraph recursion limit) before finishing."""
 
 
+class StaleApproval(RuntimeError):
+    """An answer to an approval that is no longer the pending one (answered already, or older)."""
+
+
 # --- events --------------------------------------------------------------------------------
 @dataclass(frozen=True)
 class SplitDone:
@@ -73,6 +77,7 @@ class ApprovalNeeded:
     kind: str
     prompt: str
     payload: dict[str, Any]
+    interrupt_id: str = ""  # LangGraph's Interrupt.id: what a button or a reply answers
 
 
 @dataclass(frozen=True)
@@ -100,6 +105,27 @@ def sqlite_checkpointer(path: Path) -> Iterator[SqliteSaver]:
         yield SqliteSaver(conn)
     finally:
         conn.close()
+
+
+def chat_runs(checkpointer: BaseCheckpointSaver, chat_thread: str) -> tuple[str | None, str]:
+    """(latest run id of a chat thread or None, the id its next run gets).
+
+    Runs of one chat thread are `<chat thread id>:<n>`: the pending approval of a conversation
+    is found from the checkpoint by the chat thread id alone (after a reload, a restart, or on
+    another instance), never from what a browser session remembered.
+    """
+    latest, n = None, 1
+    while checkpointer.get_tuple({"configurable": {"thread_id": f"{chat_thread}:{n}", "checkpoint_ns": ""}}):
+        latest, n = f"{chat_thread}:{n}", n + 1
+    return latest, f"{chat_thread}:{n}"
+
+
+def saved_job(checkpointer: BaseCheckpointSaver, thread_id: str) -> dict[str, Any] | None:
+    """The job record a run was started with (to rebuild its components on resume)."""
+    saved = checkpointer.get_tuple({"configurable": {"thread_id": thread_id, "checkpoint_ns": ""}})
+    if saved is None:
+        return None
+    return saved.checkpoint.get("channel_values", {}).get("job")
 
 
 # --- the run -------------------------------------------------------------------------------
@@ -167,8 +193,7 @@ class KbUpdateRun:
         for node, update in chunk.items():
             if node == "__interrupt__":
                 for item in update:
-                    value = item.value if isinstance(item.value, dict) else {"prompt": str(item.value)}
-                    yield ApprovalNeeded(value.get("kind", "approval"), value.get("prompt", ""), value)
+                    yield _approval(item)
             elif node == "unit" and update:
                 for attempt in update.get("attempts", []):
                     yield UnitChecked(attempt)
@@ -187,9 +212,35 @@ class KbUpdateRun:
         """The approval this run waits for, if any."""
         state = self.graph.get_state(self.run_config)
         for item in state.interrupts:
-            value = item.value if isinstance(item.value, dict) else {"prompt": str(item.value)}
-            return ApprovalNeeded(value.get("kind", "approval"), value.get("prompt", ""), value)
+            return _approval(item)
         return None
+
+    def claim(self, interrupt_id: str) -> bool:
+        """Take the right to answer this approval, once across processes (False: already taken).
+
+        With the SQLite checkpointer the claim is a row in the same file (a primary key), so two
+        tabs or two app instances sharing the data folder can never resume the same approval twice.
+        """
+        conn = getattr(self.checkpointer, "conn", None)
+        if isinstance(conn, sqlite3.Connection):
+            with self.checkpointer.lock if hasattr(self.checkpointer, "lock") else contextlib.nullcontext():
+                conn.execute("CREATE TABLE IF NOT EXISTS kb_update_claims (interrupt_id TEXT PRIMARY KEY, "
+                             "thread_id TEXT, at REAL)")
+                cursor = conn.execute("INSERT OR IGNORE INTO kb_update_claims VALUES (?, ?, ?)",
+                                      (interrupt_id, self.thread_id, time.time()))
+                conn.commit()
+                return cursor.rowcount == 1
+        if interrupt_id in _CLAIMED:
+            return False
+        _CLAIMED.add(interrupt_id)
+        return True
+
+    def answer(self, resume: Any, interrupt_id: str) -> Iterator[RunEvent]:
+        """Resume the pending approval `interrupt_id` exactly once; StaleApproval otherwise."""
+        pending = self.pending()
+        if pending is None or pending.interrupt_id != interrupt_id or not self.claim(interrupt_id):
+            raise StaleApproval(f"approval {interrupt_id} of run {self.thread_id} is not pending")
+        return self.stream(resume)
 
     def values(self) -> dict[str, Any]:
         return dict(self.graph.get_state(self.run_config).values)
@@ -202,6 +253,14 @@ class KbUpdateRun:
         stats = dict(build_review(self.parts.job.summary(), values)["stats"]) if values.get("order") is not None else {}
         stats["seconds"] = round(self.seconds, 3)
         return stats
+
+
+_CLAIMED: set[str] = set()  # claims of runs on an in-memory checkpointer (one process)
+
+
+def _approval(item: Any) -> ApprovalNeeded:
+    value = item.value if isinstance(item.value, dict) else {"prompt": str(item.value)}
+    return ApprovalNeeded(value.get("kind", "approval"), value.get("prompt", ""), value, str(getattr(item, "id", "")))
 
 
 Decide = Callable[[ApprovalNeeded], Any]

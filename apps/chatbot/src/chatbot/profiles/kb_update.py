@@ -1,36 +1,28 @@
-"""The "Knowledge update" chat profile: state a change, watch the units, approve, publish.
+"""The "Knowledge update" chat profile: state a change, decide what needs a person, approve, publish.
 
-A thin adapter over `kb_update` (which knows nothing of Chainlit): each unit attempt is a
-`cl.Step` showing its gate results; lesson approvals and the one publish approval are
-`cl.AskActionMessage` buttons; the review shows a diff per article in code blocks.
-
-An approval that times out is "not approved yet": nothing is written, the run stays paused
-in its SQLite checkpoint, and the user can answer later by typing "approve" or "reject".
+A thin adapter over `kb_update` (which knows nothing of Chainlit). The run's LangGraph checkpoint,
+keyed by the Chainlit thread id (`<thread id>:<n>` per job), is the source of truth for what the
+run waits on: a lesson, an item left for a person, or the final publish. Every question is a
+message with buttons carrying the interrupt id; it comes back whenever the thread is shown again
+(reload, sidebar, restart, another instance). A click or a typed reply ("publish", "oui",
+"rejeter", "36") answers the pending question once: the checkpoint's pending id must match and
+the run claims it in the checkpoint file, so a second click or a stale button is refused.
 """
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Iterator
 from pathlib import Path
 from typing import Any, Protocol
 
 import chainlit as cl
-from kb_update.request import parse_change_request
 
-ASK_TIMEOUT_S = 300
+from chatbot.profiles import kb_update_texts as texts
+from chatbot.profiles.kb_update_texts import t
+
 AUTHOR = "Knowledge update"
-_PENDING = "kb_update_pending"  # user-session key: the paused run waiting for an answer
-_BRIEFS = "kb_update_briefs"  # user-session key: unit briefs of the current run (step inputs)
-_YES = {"approve", "approved", "yes", "y", "ok", "publish", "oui", "valider", "publier"}
-_NO = {"reject", "rejected", "no", "n", "non", "refuser", "cancel", "annuler"}
-
-HOW_TO = (
-    "Tell me the change in one sentence, for example: *The base plan moves from $10/month to $12/month* "
-    "(or *Le forfait Base passe de 10 $/mois à 12 $/mois*). I search every article, update the ones that "
-    "state the price in parallel, check each one, and show you one review: nothing is written until you "
-    "approve it."
-)
+PROFILE = "Knowledge update"
 
 
 class Surface(Protocol):
@@ -38,81 +30,31 @@ class Surface(Protocol):
 
     async def say(self, text: str) -> None: ...
 
-    async def open_step(self, key: str, name: str, brief: str) -> None: ...
+    async def work_log(self, title: str, lines: list[str], failed: bool) -> None:
+        """One collapsed step with the run's progress lines (an error only if the job failed)."""
+        ...
 
-    async def close_step(self, key: str, output: str, passed: bool) -> None: ...
+    async def prompt(self, interrupt_id: str, text: str, choices: list[tuple[str, str]]) -> None:
+        """A question with buttons (label, value); it replaces the previous live question."""
+        ...
 
-    async def ask(self, text: str, approve: str, reject: str) -> bool | None:
-        """True / False, or None when the question timed out."""
+    async def answered(self, text: str | None) -> None:
+        """The live question was answered: its buttons go; `text` is the click shown as the user's."""
+        ...
+
+    async def stale(self) -> None:
+        """A short note: that question was already answered; nothing was sent."""
         ...
 
 
-class Session(Protocol):
-    def get(self, key: str, default: Any = None) -> Any: ...
-
-    def set(self, key: str, value: Any) -> None: ...
-
-
-class ChainlitSurface:
-    """Messages, steps and action buttons in the Chainlit UI."""
-
-    def __init__(self, timeout_s: int = ASK_TIMEOUT_S) -> None:
-        self.timeout_s = timeout_s
-        self.steps: dict[str, cl.Step] = {}
-
-    async def say(self, text: str) -> None:
-        await cl.Message(content=text, author=AUTHOR).send()
-
-    async def open_step(self, key: str, name: str, brief: str) -> None:
-        step = cl.Step(name=name, type="tool", show_input=True)
-        step.input = brief
-        await step.send()
-        self.steps[key] = step
-
-    async def close_step(self, key: str, output: str, passed: bool) -> None:
-        step = self.steps.pop(key, None)
-        if step is None:
-            return
-        step.output = output
-        step.is_error = not passed
-        await step.update()
-
-    async def ask(self, text: str, approve: str, reject: str) -> bool | None:
-        answer = await cl.AskActionMessage(
-            content=text,
-            actions=[cl.Action(name="kb_update_approve", payload={"value": "approve"}, label=approve),
-                     cl.Action(name="kb_update_reject", payload={"value": "reject"}, label=reject)],
-            author=AUTHOR, timeout=self.timeout_s,
-        ).send()
-        if answer is None:
-            return None
-        return (answer.get("payload") or {}).get("value") == "approve"
-
-
-def _gate_report(attempt: dict[str, Any]) -> str:
-    lines = []
-    for name, failures in attempt["gates"].items():
-        lines.append(f"{'✅' if not failures else '❌'} {name}")
-        lines += [f"  - {message}" for message in failures]
-    lines += [f"⏭️ {name} (skipped while code gates fail)" for name in attempt.get("skipped", [])]
-    if attempt["error"] and not attempt["gates"]:
-        lines.append(f"❌ worker error: {attempt['error']}")
-    return "\n".join(lines) or "no gate ran"
-
-
-def _yes_no(text: str) -> bool | None:
-    word = text.strip().lower().strip(".! ")
-    return True if word in _YES else False if word in _NO else None
-
-
 class KbUpdateConversation:
-    """One user's knowledge-update conversation (session state in `session`)."""
+    """One chat thread's knowledge updates, read from and resumed through the checkpoint."""
 
-    def __init__(self, surface: Surface, session: Session, settings: Any = None,
+    def __init__(self, surface: Surface, thread_id: str, language: str = "en", settings: Any = None,
                  components: Callable[[Any], Any] | None = None, config: Any = None) -> None:
         from relais.settings import get_settings
 
-        self.surface, self.session = surface, session
+        self.surface, self.thread_id, self.language = surface, thread_id, texts.lang_of(language)
         self.settings = settings or get_settings()
         self.components = components
         self.config = config
@@ -121,161 +63,310 @@ class KbUpdateConversation:
     def kb_dir(self) -> Path:
         return Path(self.settings.relais_kb_dir).expanduser().resolve()
 
+    # --- entry points ----------------------------------------------------------------------
     async def start(self) -> None:
         from relais.models import engine_info
 
-        engine = engine_info(self.settings).label
-        note = " Offline: rules, a deterministic worker and a code stand-in for the judge." if engine == "offline" else ""
-        await self.surface.say(f"**Knowledge update** — knowledge base `{self.kb_dir}`, engine `{engine}`.{note}\n\n{HOW_TO}")
+        note = t("offline", self.language) if engine_info(self.settings).label == "offline" else ""
+        await self.surface.say(t("welcome", self.language) + note)
+
+    async def show_pending(self) -> bool:
+        """Show the question the thread's latest run waits on (after a reload or a resume)."""
+        with self._saver() as saver:
+            run, pending = await asyncio.to_thread(self._pending, saver)
+            if pending is None:
+                return False
+            await self._ask(run, pending)
+            return True
 
     async def handle(self, text: str) -> None:
-        pending = self.session.get(_PENDING)
-        if pending:
-            answer = _yes_no(text)
-            if answer is None:
-                await self.surface.say(
-                    f"A run is waiting for your decision on its {pending['kind']}. Reply **approve** or **reject** "
-                    "(nothing has been written).")
+        """A typed message: the answer to the pending question, else a new change."""
+        from kb_update.request import parse_change_request
+
+        with self._saver() as saver:
+            run, pending = await asyncio.to_thread(self._pending, saver)
+            if pending is not None:
+                answer = self._typed_answer(pending, text)
+                if answer is None:
+                    busy = parse_change_request(text) is not None
+                    await self.surface.say(t("busy" if busy else "waiting", self.language))
+                    await self._ask(run, pending)
+                    return
+                if answer == "type":
+                    return
+                await self.surface.answered(None)
+                await self._advance(run, lambda: run.answer(answer, pending.interrupt_id))
                 return
-            self.session.set(_PENDING, None)
-            await self._run(pending["request"], pending["thread_id"], answer)
-            return
         request = parse_change_request(text)
         if request is None:
-            await self.surface.say(HOW_TO)
+            await self.surface.say(t("how_to", self.language))
             return
-        await self._run({"old": request.old, "new": request.new, "label": request.label,
-                         "effective_date": request.effective_date}, None, None)
+        await self._start_job({"old": request.old, "new": request.new, "label": request.label,
+                               "effective_date": request.effective_date})
 
-    async def _run(self, request: dict[str, Any], thread_id: str | None, answer: bool | None) -> None:
+    async def choose(self, value: str, interrupt_id: str | None, label: str) -> None:
+        """A button: answers its question only if it is still the pending one (once)."""
+        with self._saver() as saver:
+            run, pending = await asyncio.to_thread(self._pending, saver)
+            if pending is None or (interrupt_id and pending.interrupt_id != interrupt_id):
+                await self.surface.stale()
+                return
+            if value == "type":
+                item = pending.payload.get("item", {})
+                example = item.get("computed") or ""
+                await self.surface.say(t("type_hint", self.language, current=f"`{item.get('current', '')}`",
+                                         example=example))
+                return
+            answer = _button_answer(pending.kind, value)
+            await self.surface.answered(label)
+            await self._advance(run, lambda: run.answer(answer, pending.interrupt_id))
+
+    # --- runs ------------------------------------------------------------------------------
+    def _saver(self) -> Any:
+        from kb_update.runner import checkpoint_path, sqlite_checkpointer
+
+        return sqlite_checkpointer(checkpoint_path(self.settings))
+
+    def _run(self, saver: Any, run_id: str, record: dict[str, Any]) -> Any:
         from kb_update.factory import components_for
         from kb_update.graph import EngineConfig
         from kb_update.price_job import PriceChange, PriceChangeJob
-        from kb_update.runner import (
-            ApprovalNeeded,
-            Finished,
-            KbUpdateRun,
-            checkpoint_path,
-            sqlite_checkpointer,
-        )
+        from kb_update.runner import KbUpdateRun
+
+        change = PriceChange.parse(
+            record["old"], record["new"], label=record.get("label") or "base plan",
+            effective_date=record.get("effective_date"), existing_customers=record.get("existing_customers"),
+            linked_prices_follow=bool(record.get("linked_prices_follow")))
+        job = PriceChangeJob(change)
+        parts = (self.components or (lambda j: components_for(j, self.settings)))(job)
+        return KbUpdateRun(parts, self.kb_dir, saver, self.config or EngineConfig(), thread_id=run_id,
+                           job_record=change.to_dict())
+
+    def _pending(self, saver: Any) -> tuple[Any, Any]:
+        from kb_update.runner import chat_runs, saved_job
+
+        latest, _next = chat_runs(saver, self.thread_id)
+        record = saved_job(saver, latest) if latest else None
+        if not record:
+            return None, None
+        run = self._run(saver, latest, record)
+        return run, run.pending()
+
+    async def _start_job(self, request: dict[str, Any]) -> None:
+        from kb_update.price_job import PriceChange, PriceChangeJob
+        from kb_update.runner import chat_runs
 
         try:
             change = PriceChange.parse(request["old"], request["new"], label=request["label"],
                                        effective_date=request["effective_date"])
         except ValueError as exc:
-            await self.surface.say(f"I could not use that change: {exc}")
+            await self.surface.say(t("stopped", self.language, error=exc))
             return
-        job = PriceChangeJob(change)
-        parts = (self.components or (lambda j: components_for(j, self.settings)))(job)
-        with sqlite_checkpointer(checkpoint_path(self.settings)) as saver:
-            extra = {"thread_id": thread_id} if thread_id else {}
-            run = KbUpdateRun(parts, self.kb_dir, saver, self.config or EngineConfig(),
-                              job_record=change.to_dict(), **extra)
-            if thread_id is None:
-                notes = "".join(f"\n\n⚠️ {warning}" for warning in change.warnings())
-                await self.surface.say(f"{job.summary()} Searching `{self.kb_dir}`…{notes}")
-            while True:
-                waiting: ApprovalNeeded | None = None
-                try:
-                    async for event in self._events(run, answer):
-                        if isinstance(event, ApprovalNeeded):
-                            waiting = event
-                        elif isinstance(event, Finished):
-                            await self._finished(event)
-                            return
-                        else:
-                            await self._progress(event)
-                except Exception as exc:  # noqa: BLE001 - runaway run, split coverage, model errors: say it plainly
-                    await self.surface.say(f"The update stopped: {exc}. Nothing was published.")
-                    return
-                if waiting is None:
-                    return
-                answer = await self._ask(waiting)
-                if answer is None:
-                    self.session.set(_PENDING, {"thread_id": run.thread_id, "request": request,
-                                                "kind": "lesson" if waiting.kind == "lesson" else "publish approval"})
-                    await self.surface.say(
-                        "Not approved yet (no answer in time) — nothing was written. The run is paused: reply "
-                        "**approve** or **reject** when you are ready.")
-                    return
+        warnings = "".join(f"\n\n⚠️ {w}" for w in change.warnings())
+        await self.surface.say(t("start", self.language, summary=_summary(PriceChangeJob(change), self.language))
+                               + warnings)
+        with self._saver() as saver:
+            _latest, run_id = await asyncio.to_thread(chat_runs, saver, self.thread_id)
+            run = self._run(saver, run_id, change.to_dict())
+            await self._advance(run, lambda: run.stream(None))
 
-    async def _events(self, run: Any, answer: bool | None) -> AsyncIterator[Any]:
-        """The run's sync event stream, advanced in a worker thread so the UI stays live."""
-        stream = run.stream(answer)
-        done = object()
-        while True:
-            event = await asyncio.to_thread(next, stream, done)
-            if event is done:
-                return
-            yield event
+    async def _advance(self, run: Any, start: Callable[[], Iterator[Any]]) -> None:
+        """Run until the next question or the end; progress goes to one collapsed work log."""
+        from kb_update.runner import ApprovalNeeded, Finished, SplitDone, StaleApproval, UnitChecked
 
-    async def _progress(self, event: Any) -> None:
-        from kb_update.runner import RoundDone, SplitDone, UnitChecked, UnitStarted
-
-        if isinstance(event, SplitDone):
-            self.session.set(_BRIEFS, dict(event.briefs))
-            await self.surface.say(
-                f"Found {event.hits} mention(s) in the knowledge base → {len(event.units)} article(s) to update; "
-                f"{event.discarded} left unchanged with a reason (splitter: {event.engine}).")
-        elif isinstance(event, UnitStarted):
-            brief = (self.session.get(_BRIEFS) or {}).get(event.unit, "")
-            await self.surface.open_step(f"{event.unit}#{event.attempt}", f"{event.unit} · attempt {event.attempt}", brief)
-        elif isinstance(event, UnitChecked):
-            attempt = event.attempt
-            await self.surface.close_step(f"{attempt['unit_id']}#{attempt['attempt']}", _gate_report(attempt),
-                                          event.passed)
-        elif isinstance(event, RoundDone):
-            retry = [uid for uid, status in event.status.items() if status == "retry"]
-            lines = []
-            if retry:
-                lines.append(f"Retrying only {', '.join(f'`{u}`' for u in retry)}, each with its own gate output.")
-            lines += [f"⚠️ `{uid}` escalated to a person: {why}" for uid, why in event.escalated.items()]
+        lines: list[str] = []
+        waiting = finished = None
+        try:
+            async for event in _in_thread(start):
+                if isinstance(event, SplitDone):
+                    await self.surface.say(t("found", self.language, articles=len(event.units),
+                                             ignored=event.discarded) if event.units else
+                                           t("found_none", self.language))
+                elif isinstance(event, UnitChecked):
+                    lines.append(self._log_line(event.attempt))
+                elif isinstance(event, ApprovalNeeded):
+                    waiting = event
+                elif isinstance(event, Finished):
+                    finished = event
+        except StaleApproval:
+            await self.surface.stale()
+            return
+        except Exception as exc:  # noqa: BLE001 - runaway run, split coverage, model errors: say it plainly
             if lines:
-                await self.surface.say("\n\n".join(lines))
+                await self.surface.work_log(t("log", self.language), lines, failed=True)
+            await self.surface.say(t("stopped", self.language, error=exc))
+            return
+        if lines:
+            await self.surface.work_log(t("log", self.language), lines, failed=False)
+        if waiting is not None:
+            await self._ask(run, waiting)
+        elif finished is not None:
+            await self.surface.say(self._finished(finished, run))
 
-    async def _ask(self, approval: Any) -> bool | None:
-        if approval.kind == "lesson":
-            lesson = approval.payload["lesson"]
-            evidence = "\n".join(f"- `{uid}`: {messages[0]}" for uid, messages in approval.payload["evidence"].items()
-                                 if messages)
-            return await self.surface.ask(
-                f"**Lesson proposed** ({len(lesson['units'])} units failed `[{lesson['tag']}]`):\n\n"
-                f"> {lesson['text']}\n\n{evidence}\n\nAdd it to the brief of every unit not yet done?",
-                "Add to the brief", "Reject")
-        await self.surface.say(approval.payload.get("markdown", ""))
-        return await self.surface.ask(approval.prompt or "Publish?", "Publish", "Reject")
+    def _log_line(self, attempt: dict[str, Any]) -> str:
+        from kb_update.failures import tag_of
 
-    async def _finished(self, event: Any) -> None:
-        s = event.stats
-        lines = [(f"**{event.outcome}** — {s.get('units', 0)} units, {s.get('worker_calls', 0)} worker calls "
-                  f"({s.get('retries', 0)} retries), {s.get('corrected', 0)} corrected, {s.get('escalated', 0)} "
-                  f"escalated, {s.get('lessons_approved', 0)} lesson(s), {s.get('seconds', 0):.1f} s.")]
-        published = event.published or {}
+        path = f"`{attempt['unit_id']}`"
+        if not attempt["failures"]:
+            return t("log_pass", self.language, path=path)
+        tags = ["judge" if tag_of(f) == "judge" else tag_of(f) for f in attempt["failures"]]
+        return t("log_retry", self.language, path=path, n=attempt["attempt"], why=texts.why(tags, self.language))
+
+    # --- questions -------------------------------------------------------------------------
+    async def _ask(self, run: Any, pending: Any) -> None:
+        payload, lang = pending.payload, self.language
+        if pending.kind == "lesson":
+            lesson = payload["lesson"]
+            text = t("lesson", lang, paths=", ".join(f"`{u}`" for u in lesson["units"]), text=lesson["text"])
+            choices = [(t("lesson_yes", lang), "yes"), (t("lesson_no", lang), "no")]
+        elif pending.kind == "decision":
+            item = payload["item"]
+            text, choices = texts.decision_prompt(item, payload["index"], payload["total"], payload["open"],
+                                                  run.parts.job.old.raw, lang)
+        else:
+            review = payload["review"]
+            body = texts.review_markdown(review, {p: tuple(v) for p, v in review.get("texts", {}).items()},
+                                         _summary(run.parts.job, lang), lang)
+            text = body + "\n\n" + t("publish_q", lang, n=len(review.get("publishable", [])))
+            choices = [(t("publish", lang), "yes"), (t("dont", lang), "no")]
+        await self.surface.prompt(pending.interrupt_id, text, choices)
+
+    def _typed_answer(self, pending: Any, text: str) -> Any:
+        if pending.kind == "decision":
+            return texts.decision_reply(text)
+        return texts.yes_no(text)
+
+    def _finished(self, event: Any, run: Any) -> str:
+        lang = self.language
         if event.outcome == "rejected":
-            lines.append("Not approved: nothing was written.")
-        if published.get("written"):
-            lines.append("Written: " + ", ".join(f"`{p}`" for p in published["written"]))
+            return t("rejected", lang)
+        published = event.published or {}
+        if event.outcome != "published":
+            return t("nothing", lang)
+        lines = [t("published", lang, n=len(published.get("written", [])),
+                   paths=", ".join(f"`{p}`" for p in published.get("written", [])) or "—")]
         if published.get("conflicts"):
-            lines.append("Changed on disk meanwhile, not overwritten: " + ", ".join(published["conflicts"]))
-        if published.get("not_published"):
-            lines.append("Left for a person: " + ", ".join(f"`{p}`" for p in published["not_published"]))
+            lines.append(t("conflicts", lang, paths=", ".join(f"`{p}`" for p in published["conflicts"])))
         reingest = published.get("reingest")
         if isinstance(reingest, dict):
-            lines.append("Re-index: " + str(reingest.get("error") or reingest.get("summary") or "done"))
-        await self.surface.say("\n\n".join(lines))
+            lines.append(t("reindex_failed", lang, error=reingest["error"]) if reingest.get("error")
+                         else t("reindexed", lang))
+        review = run.values().get("review", {})
+        kept = [f"`{i['current']}`" for i in review.get("kept", []) if i["kind"] != "article"]
+        if kept or review.get("left"):
+            lines.append(t("kept_final", lang, items=", ".join(kept + [f"`{p}`" for p in review.get("left", [])])))
+        return "\n\n".join(lines)
 
 
-def _conversation() -> KbUpdateConversation:
-    surface = cl.user_session.get("kb_update_surface")
-    if surface is None:
-        surface = ChainlitSurface()
-        cl.user_session.set("kb_update_surface", surface)
-    return KbUpdateConversation(surface, cl.user_session)
+def _summary(job: Any, language: str) -> str:
+    if texts.lang_of(language) == "fr":
+        return f"Le prix du {job.change.label} passe de {job.old.raw} à {job.new.raw}."
+    return job.summary()
+
+
+def _button_answer(kind: str, value: str) -> Any:
+    if kind == "decision":
+        if value == "all":
+            return {"choice": "computed", "all": True}
+        return {"choice": value}
+    return value == "yes"
+
+
+async def _in_thread(start: Callable[[], Iterator[Any]]) -> AsyncIterator[Any]:
+    """A sync event stream advanced in a worker thread, so the UI stays live."""
+    stream = await asyncio.to_thread(start)
+    done = object()
+    while True:
+        event = await asyncio.to_thread(next, stream, done)
+        if event is done:
+            return
+        yield event
+
+
+# --- Chainlit glue ------------------------------------------------------------------------
+class ChainlitSurface:
+    """Messages, one collapsed work-log step, and questions with buttons (chatbot.ui.pending)."""
+
+    def __init__(self, language: str, steps: list[dict[str, Any]] | None = None) -> None:
+        self.language, self.steps = language, steps
+
+    async def say(self, text: str) -> None:
+        await cl.Message(content=text, author=AUTHOR).send()
+
+    async def work_log(self, title: str, lines: list[str], failed: bool) -> None:
+        async with cl.Step(name=title, type="tool", default_open=False, show_input=False) as step:
+            step.output = "\n".join(f"- {line}" for line in lines)
+            step.is_error = failed
+
+    async def prompt(self, interrupt_id: str, text: str, choices: list[tuple[str, str]]) -> None:
+        from chatbot.ui.pending import Choice, PendingPrompt, send_pending_prompt
+
+        await send_pending_prompt(
+            PendingPrompt(interrupt_id, text, [Choice(label, value) for label, value in choices], author=AUTHOR,
+                          language=self.language, kind="kb_update"),
+            self.steps, persist=self.steps is None)
+        self.steps = None  # re-attached once; later questions are new messages
+
+    async def answered(self, text: str | None) -> None:
+        from chatbot.profiles._turn import echo_choice
+        from chatbot.ui.pending import clear_live_prompt
+
+        await clear_live_prompt()
+        if text:
+            await echo_choice(text)
+
+    async def stale(self) -> None:
+        from chatbot.ui.pending import refuse_stale
+
+        await refuse_stale(self.language, author=AUTHOR)
+
+
+def _language() -> str:
+    return texts.lang_of(cl.user_session.get("languages") or "")
+
+
+def _conversation(steps: list[dict[str, Any]] | None = None) -> KbUpdateConversation:
+    language = _language()
+    return KbUpdateConversation(ChainlitSurface(language, steps), cl.context.session.thread_id, language)
+
+
+async def _remember_profile() -> None:
+    """The thread reopens in this profile even after a crash (Chainlit saves the session at disconnect)."""
+    from chainlit.data import get_data_layer
+
+    layer = get_data_layer()
+    if layer is not None:
+        try:
+            await layer.update_thread(cl.context.session.thread_id, metadata={"chat_profile": PROFILE})
+        except Exception:  # noqa: BLE001 - only the resume profile depends on it
+            pass
 
 
 async def on_chat_start() -> None:
     await _conversation().start()
 
 
+async def on_chat_resume(thread: dict[str, Any]) -> None:
+    from chatbot.ui.pending import schedule_after_resume
+
+    conversation = _conversation(list(thread.get("steps") or []))
+    schedule_after_resume(conversation.show_pending)
+
+
 async def on_message(message: cl.Message) -> None:
-    await _conversation().handle(message.content)
+    from chatbot.ui.pending import thread_lock
+
+    await _remember_profile()
+    async with thread_lock(cl.context.session.thread_id):
+        await _conversation().handle(message.content)
+
+
+async def on_choice(action: cl.Action) -> None:
+    from chatbot.ui.pending import clicked_interrupt_id, is_live, refuse_stale, thread_lock
+
+    async with thread_lock(cl.context.session.thread_id):
+        if not is_live(action):
+            await refuse_stale(_language(), author=AUTHOR)
+            return
+        await _conversation().choose(str((action.payload or {}).get("value", "")), clicked_interrupt_id(action),
+                                     action.label)
