@@ -24,7 +24,7 @@ def data_layer() -> Any:
 
 @cl.password_auth_callback
 async def password_auth(username: str, password: str) -> cl.User | None:
-    return handlers.authenticate(username, password)
+    return await handlers.authenticate(username, password)
 
 
 @cl.set_chat_profiles

@@ -42,7 +42,7 @@ from tests.chainlit_driver import (
 from tests.conftest import REPO_ROOT, free_port
 
 KB_DIR = REPO_ROOT / "data" / "knowledge"
-USERS = {"alice": "alice-pass-1", "bob": "bob-pass-2", "carol": "carol-pass-3", "dave": "dave-pass-4"}
+USERS = {"alice": "alice-pass-1", "bob": "bob-password-2", "carol": "carol-pass-3", "dave": "dave-password-4"}  # >= 12 chars: scale runs share a database
 USERS_ENV = ",".join(f"{u}:{p}" for u, p in USERS.items())
 MEAT_AND_FISH = ("chicken", "beef", "turkey", "pork", "salmon", "tuna", "fish", "shrimp", "ham")
 

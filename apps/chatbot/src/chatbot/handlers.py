@@ -8,7 +8,7 @@ from typing import Any
 
 import chainlit as cl
 
-from chatbot.auth import check_password, ensure_auth_secret
+from chatbot.auth import ensure_auth_secret
 from relais.logging import configure_logging
 from relais.settings import get_settings
 
@@ -60,9 +60,17 @@ def startup() -> None:
     from chatbot.blobs import register_blob_route
     from chatbot.feedback_routes import register_feedback_routes
 
+    from chainlit.server import app
+
+    from chatbot import edge
+    from chatbot.doctor import refuse_unsafe_start
+
     settings = get_settings()
     configure_logging(settings.relais_log_level, settings.secret_values())
     ensure_auth_secret(settings)
+    edge.trust_proxies(settings)
+    edge.install(app)
+    refuse_unsafe_start(settings)
     register_blob_route(lambda: getattr(data_layer(), "storage_provider", None))
     register_feedback_routes()  # thumbs on one's own answers only
     from chatbot.admin import register_admin_routes
@@ -90,8 +98,12 @@ def data_layer() -> Any:
     return _layer
 
 
-def authenticate(username: str, password: str) -> cl.User | None:
-    if check_password(username, password):
+async def authenticate(username: str, password: str) -> cl.User | None:
+    """Password login, limited per username and client address in the shared chat database."""
+    from chatbot.login import guard_for, login
+
+    settings = get_settings()
+    if await login(username, password, guard_for(data_layer().engine, settings), settings):
         return cl.User(identifier=username, metadata={"provider": "password"})
     return None
 

@@ -64,7 +64,10 @@ def launch(host: str | None, port: int | None, demo: bool, headless: bool) -> in
     signal.signal(signal.SIGTERM, _stop_on_sigterm)
     settings = get_settings()
     from chatbot.auth import ensure_auth_secret
+    from chatbot.doctor import refuse_unsafe_start
 
+    app_host, app_port = host or settings.app_host, port or settings.app_port
+    refuse_unsafe_start(settings, app_host)
     ensure_auth_secret(settings)
     ensure_indexed(settings)
     env = demo_environment(settings) if demo else dict(os.environ)
@@ -79,7 +82,6 @@ def launch(host: str | None, port: int | None, demo: bool, headless: bool) -> in
             if not _wait_healthy(f"http://{settings.agent_host}:{settings.agent_port}/health", agent):
                 print("[relais] the coach agent service did not start", file=sys.stderr)
                 return 1
-        app_host, app_port = host or settings.app_host, port or settings.app_port
         cmd = [sys.executable, "-m", "chainlit", "run", str(APP_FILE), "--host", app_host, "--port", str(app_port)]
         if headless:
             cmd.append("--headless")

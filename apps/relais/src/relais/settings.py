@@ -100,6 +100,19 @@ class Settings(BaseSettings):
         None, description="This instance's address as other instances reach it (behind a load balancer)."
     )
 
+    relais_trusted_proxies: str = Field(
+        "", description="Proxies (IPs/CIDRs, comma-separated) whose X-Forwarded-For/-Proto are honoured."
+    )
+    relais_login_max_failures: int = Field(10, description="Failed logins per username before a lock.")
+    relais_login_max_failures_per_address: int = Field(
+        50, description="Failed logins per client address before a lock."
+    )
+    relais_login_lock_minutes: float = Field(15.0, description="How long a lock lasts; also the counting window.")
+    relais_login_backoff_s: float = Field(1.0, description="First wait once failures pile up; doubles each time.")
+    relais_instance_url: str | None = Field(
+        None, description="This instance's address as other instances reach it (behind a load balancer)."
+    )
+
     # --- agent service --------------------------------------------------------------------
     agent_host: str = "127.0.0.1"
     agent_port: int = 8081
