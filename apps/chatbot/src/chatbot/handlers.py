@@ -146,10 +146,10 @@ async def on_message(message: cl.Message) -> None:
 
 
 async def on_choice(action: cl.Action) -> None:
-    """A quick-choice button under an agent prompt: sent as if the user typed it."""
-    module = _profile_module()
-    handler = getattr(module, "on_choice", None)
-    value = str(action.payload.get("value", action.label))
-    await action.remove()
+    """A quick-choice button under an agent prompt: the profile resumes its prompt once (the
+    button's payload carries the interrupt id; `chatbot.ui.pending` removes answered buttons)."""
+    handler = getattr(_profile_module(), "on_choice", None)
     if handler is not None:
-        await handler(value)
+        await handler(action)
+    else:
+        await action.remove()

@@ -2,10 +2,13 @@
 
 Wire protocol (the seed's, plus `interrupt`, `error` and an optional `thread_id`):
 
-- request body `{"message", "user_id", "conversation_history", "thread_id"?}`, bearer token if set;
+- request body `{"message", "user_id", "conversation_history", "thread_id"?, "interrupt_id"?}`, bearer
+  token if set (`interrupt_id`: the prompt a button click answers; 409 when it is no longer pending);
 - SSE events `message` (`{"content": ...}` or plain text), `tool_call` (`{"message": ...}`),
-  `interrupt` (`{"prompt", "choices"?, "kind"?, ...}`), `error`, `done`;
-- or a plain JSON reply `{"response": "...", "interrupt"?: {...}}` for agents that do not stream.
+  `interrupt` (`{"prompt", "choices"?, "kind"?, "interrupt_id"?, ...}`), `error`, `done`;
+- or a plain JSON reply `{"response": "...", "interrupt"?: {...}}` for agents that do not stream;
+- optional: `GET {EXTERNAL_AGENT_URL}/threads/{thread_id}/pending?user_id=...` → `{"pending": {...} |
+  null}`, the prompt a thread waits on, asked when a thread is shown again (404: not implemented).
 
 Inside Relais the turn is a stream of typed `relais.events` (`ExternalAgentClient.stream`); the seed's
 string markers exist only at the boundary (`forward_to_external_agent`). Every failure becomes one
@@ -19,7 +22,7 @@ import json
 import logging
 from collections.abc import AsyncGenerator, AsyncIterable, AsyncIterator, Awaitable, Callable, Mapping
 from contextlib import aclosing
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import httpx
@@ -74,6 +77,15 @@ class _Failure(Exception):
 
 class _Malformed(ValueError):
     """One SSE event whose data we cannot interpret; the event is dropped, the stream goes on."""
+
+
+@dataclass(frozen=True)
+class AgentPending:
+    """What the agent says a thread waits on: `supported` is False when it cannot tell (no such
+    endpoint, or it failed), `event` is None when nothing is pending."""
+
+    supported: bool
+    event: InterruptEvent | None = None
 
 
 @dataclass
@@ -147,7 +159,8 @@ class ExternalAgentClient:
         transport: httpx.AsyncBaseTransport | None = None,
     ) -> None:
         self.settings = settings or get_settings()
-        self.endpoint = self.settings.external_agent_url.rstrip("/") + "/assistant"
+        self.base_url = self.settings.external_agent_url.rstrip("/")
+        self.endpoint = self.base_url + "/assistant"
         self.retry = retry or default_retry_policy()
         self.max_event_bytes = max_event_bytes or int(
             getattr(self.settings, "external_agent_max_event_bytes", DEFAULT_MAX_EVENT_BYTES)
@@ -204,8 +217,12 @@ class ExternalAgentClient:
         conversation_history: list[dict[str, str]] | None,
         thread_id: str | None = None,
         language: str = "en",
+        interrupt_id: str | None = None,
     ) -> AsyncIterator[AgentEvent]:
         """Relay one question; yields events, ending with `DoneEvent` on success.
+
+        `interrupt_id` says which prompt a button click answers (409 → `conflict` when it was
+        already answered).
 
         Never raises (except cancellation): any failure is yielded as one localised
         `ErrorEvent`, after whatever text already arrived.
@@ -218,6 +235,8 @@ class ExternalAgentClient:
         }
         if thread_id:
             body["thread_id"] = thread_id
+        if interrupt_id:
+            body["interrupt_id"] = interrupt_id
         progress = _Progress()
         response: httpx.Response | None = None
         try:
@@ -236,6 +255,30 @@ class ExternalAgentClient:
         finally:
             if response is not None:
                 await response.aclose()
+
+    async def pending(self, thread_id: str, user_id: str) -> AgentPending:
+        """The prompt the agent's thread waits on (optional endpoint; never raises)."""
+        from urllib.parse import quote
+
+        url = f"{self.base_url}/threads/{quote(thread_id, safe='')}/pending"
+        headers = {k: v for k, v in self._headers.items() if k != "Accept"} | {"Accept": "application/json"}
+        try:
+            response = await self._client().get(url, params={"user_id": user_id}, headers=headers)
+        except httpx.HTTPError as exc:
+            logger.warning("external agent %s: pending prompt unknown (%s)", self.display_url, type(exc).__name__)
+            return AgentPending(False)
+        if response.status_code in (404, 405, 501):
+            return AgentPending(False)  # an agent without the endpoint: the user types the reply
+        if response.status_code >= 400:
+            logger.warning("external agent %s: pending prompt refused (HTTP %d)", self.display_url, response.status_code)
+            return AgentPending(False)
+        try:
+            data = response.json()
+            raw = data["pending"] if isinstance(data, dict) else None
+            return AgentPending(True, None if raw is None else _interrupt_from(raw))
+        except (ValueError, KeyError, _Malformed) as exc:
+            logger.warning("external agent %s: unreadable pending prompt: %s", self.display_url, exc)
+            return AgentPending(False)
 
     async def _open(self, body: dict[str, Any]) -> httpx.Response:
         """Send the turn; the streamed response once its status says it carries an answer."""
@@ -429,7 +472,11 @@ def _interrupt_from(value: Any) -> InterruptEvent:
     if not isinstance(value, dict):
         raise _Malformed(f"interrupt payload is a {type(value).__name__}")
     if isinstance(value.get("value"), (dict, str)) and not _first_str(value, "prompt", "question"):
-        return _interrupt_from(value["value"])
+        inner = _interrupt_from(value["value"])  # LangGraph's Interrupt shape: {"value", "id"}
+        outer_id = value.get("interrupt_id", value.get("id"))
+        if inner.interrupt_id is None and isinstance(outer_id, str) and outer_id:
+            inner = replace(inner, interrupt_id=outer_id)
+        return inner
     prompt = _first_str(value, "prompt", "question", "message")
     if prompt is None:
         raise _Malformed("interrupt without a prompt")
@@ -438,11 +485,13 @@ def _interrupt_from(value: Any) -> InterruptEvent:
         raise _Malformed("interrupt choices are not a list")
     choices = [c for c in (_choice_label(item) for item in raw_choices) if c]
     kind = value.get("kind")
+    interrupt_id = value.get("interrupt_id", value.get("id"))
     return InterruptEvent(
         prompt=prompt,
         choices=choices,
         kind=kind if isinstance(kind, str) and kind else "constraints",
-        payload=dict(value),
+        payload={k: v for k, v in value.items() if k != "interrupt_id"},
+        interrupt_id=str(interrupt_id) if isinstance(interrupt_id, (str, int)) and interrupt_id != "" else None,
     )
 
 
@@ -497,6 +546,7 @@ def _status_code_key(status: int) -> str:
         403: "unauthorized",
         404: "not_found",
         405: "not_found",
+        409: "conflict",
         413: "too_long",
         429: "busy",
     }.get(status, "http_error")
@@ -553,6 +603,7 @@ def event_to_marker(event: AgentEvent) -> str | None:
                 "choices": event.choices,
                 "kind": event.kind,
                 "payload": event.payload,
+                "interrupt_id": event.interrupt_id,
             },
             ensure_ascii=False,
         )
@@ -573,6 +624,7 @@ def marker_to_event(text: str) -> TextChunk | ToolCallEvent | InterruptEvent:
                 choices=[str(c) for c in data.get("choices") or []],
                 kind=str(data.get("kind") or "constraints"),
                 payload=dict(data.get("payload") or {}),
+                interrupt_id=data.get("interrupt_id") or None,
             )
         except (ValueError, KeyError, TypeError, AttributeError):
             return TextChunk(text)

@@ -17,7 +17,8 @@ from langchain_core.messages import HumanMessage, SystemMessage
 
 from chatbot.core import i18n
 from chatbot.core.intent_classifier import IntentType, chunk_text, classify_intent_and_answer, history_messages
-from chatbot.core.offline_intent import few_shots_for, get_offline_classifier
+from chatbot.core.input_guard import Verdict
+from chatbot.core.offline_intent import few_shots_for, get_input_guard, get_offline_classifier
 from chatbot.core.prompts import BASE_SYSTEM_PROMPT, format_context, get_enhanced_system_prompt
 from chatbot.core.modes import ALTER, NORMAL
 from relais.events import (
@@ -66,6 +67,12 @@ def hit_to_source(hit: Any) -> dict[str, Any]:
     }
 
 
+def prepare_rag_context(hits: Sequence[Any]) -> str:
+    """The seed's `prepare_rag_context`: the retrieved passages as the numbered context block
+    ([1] title, text…) that the model is asked to cite."""
+    return format_context([(h.title, h.text) for h in hits])
+
+
 def _chunk_words(text: str, size: int = 3) -> list[str]:
     words = text.split(" ")
     return [" ".join(words[i : i + size]) + (" " if i + size < len(words) else "") for i in range(0, len(words), size)]
@@ -81,13 +88,20 @@ class Orchestrator:
     agent_client: Any = None
     model_resolved: bool = False
     retry: RetryPolicy | None = None
+    system_prompt: str = ""  # the base prompt, escalation instructions included when enabled
 
     def __post_init__(self) -> None:
+        self.system_prompt = self.system_prompt or self.session_system_prompt()
         if not self.model_resolved and self.model is None:
             self.model = chat_model(self.settings)
         self.model_resolved = True
         if self.retry is None:
             self.retry = RetryPolicy.for_model_calls(self.settings)  # LLM_MAX_RETRIES attempts in all
+
+    def session_system_prompt(self) -> str:
+        """The seed's session start: `get_enhanced_system_prompt` once, kept with the session and
+        passed back with each question (`system_prompt=`), instead of being rebuilt per call."""
+        return get_enhanced_system_prompt(BASE_SYSTEM_PROMPT, self.settings)
 
     # lazily built collaborators (heavy imports stay out of `relais --help`)
     def kb(self) -> Any:
@@ -118,6 +132,7 @@ class Orchestrator:
         conversation_history: Sequence[dict[str, str]] | None = None,
         thread_id: str | None = None,
         language: str = "en",
+        system_prompt: str | None = None,
         audit: Any = None,
     ) -> AsyncIterator[ChatEvent]:
         """The seed's flow: ALTER threads go straight to the agent; others are classified.
@@ -125,9 +140,19 @@ class Orchestrator:
         `audit` (a `handoff_audit.ForwardAudit`) collects the hand-off's evidence when given.
         """
         history = list(conversation_history or [])
+        system_prompt = system_prompt or self.system_prompt
         if self.settings.enable_orchestrator and session_mode == ALTER:
             async for event in self.forward(question, user_id, history, thread_id, language, audit):
                 yield event
+            return
+
+        verdict = await self._assess(question)
+        if verdict.social:  # a greeting or thanks: a short friendly reply, no search, no hand-off
+            reply = i18n.translate(f"smalltalk.{verdict.kind}", verdict.language or language)
+            yield EngineEvent(self.engine_label)
+            for piece in _chunk_words(reply):
+                yield TextChunk(piece)
+            yield DoneEvent()
             return
 
         hits = await self._retrieve(question)
@@ -138,7 +163,7 @@ class Orchestrator:
 
         if not self.settings.enable_orchestrator:
             yield EngineEvent(self.engine_label)
-            async for event in self._answer(question, hits, history, language):
+            async for event in self._answer(question, hits, history, language, system_prompt):
                 yield event
             return
 
@@ -156,7 +181,7 @@ class Orchestrator:
             return
         yield EngineEvent(self.engine_label)
         if answer is None:  # offline: the classifier did not answer
-            async for event in self._answer(question, hits, history, language):
+            async for event in self._answer(question, hits, history, language, system_prompt):
                 yield event
             return
         async for event in self._stream_answer(answer, hits, language):
@@ -189,20 +214,29 @@ class Orchestrator:
             return None
         return await asyncio.to_thread(kb.search, question)
 
+    async def _assess(self, question: str) -> Verdict:
+        """The input guard (`chatbot.core.input_guard`) over the few-shot file's words."""
+        guard = await asyncio.to_thread(get_input_guard, self.settings)
+        return guard.assess(question)
+
     async def _classify(self, question: str, hits: list[Any], history: list[dict[str, str]]):
+        """ALTER only on content: low-information input stays NORMAL, no classifier, no model call."""
+        if not (await self._assess(question)).has_content:
+            return IntentType.NORMAL, None
         if self.model is None:
             classifier = await asyncio.to_thread(get_offline_classifier, self.settings)
             result = await asyncio.to_thread(classifier.classify, question)
             return result.intent, None
         few_shots = await asyncio.to_thread(few_shots_for, self.settings.relais_intents_file)
-        context = format_context([(h.title, h.text) for h in hits])
+        context = prepare_rag_context(hits)
         # Nothing has reached the user until the prefix is decided, so the whole call can be retried.
         return await self.retry.call(  # type: ignore[union-attr]
             classify_intent_and_answer, self.model, question, context, few_shots, history
         )
 
     async def _answer(
-        self, question: str, hits: list[Any], history: list[dict[str, str]], language: str
+        self, question: str, hits: list[Any], history: list[dict[str, str]], language: str,
+        system_prompt: str | None = None,
     ) -> AsyncIterator[ChatEvent]:
         """Pure RAG answer (no classification): the model with the context, or extractive."""
         if self.model is None:
@@ -216,8 +250,7 @@ class Orchestrator:
                 yield SourcesEvent([hit_to_source(h) for h in result.sources])
             yield DoneEvent()
             return
-        system = get_enhanced_system_prompt(BASE_SYSTEM_PROMPT, self.settings)
-        system += "\n\nContext:\n" + format_context([(h.title, h.text) for h in hits])
+        system = (system_prompt or self.system_prompt) + "\n\nContext:\n" + prepare_rag_context(hits)
         messages = [SystemMessage(content=system), *history_messages(history), HumanMessage(content=question)]
         try:
             answer = await self.retry.call(self._started_stream, messages)  # type: ignore[union-attr]
@@ -285,4 +318,7 @@ async def process_question(question: str, session_mode: str | None, **kwargs: An
         yield event
 
 
-__all__ = ["ALTER", "NORMAL", "Orchestrator", "PreparedQuestion", "get_orchestrator", "prepare_question", "process_question"]
+__all__ = [
+    "ALTER", "NORMAL", "Orchestrator", "PreparedQuestion", "get_orchestrator", "prepare_question",
+    "prepare_rag_context", "process_question",
+]

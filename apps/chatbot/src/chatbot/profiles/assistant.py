@@ -14,14 +14,24 @@ from chainlit.data import get_data_layer
 from chatbot.core import i18n
 from chatbot.core.orchestrator import get_orchestrator
 from chatbot.feedback import COACH, HELP_CENTER
-from chatbot.profiles._turn import accept, echo_choice
+from chatbot.profiles._turn import accept, echo_choice, user_language
 from chatbot.persistence import ALTER, NORMAL, read_thread_mode, write_alter_mode
 from handoff_audit.forward import ForwardAudit
 from handoff_audit.recorder import ReceiptStore
 from handoff_audit.render import render_receipts
 from relais.settings import get_settings
 from chatbot.session import history_from_steps, mode_from_thread
-from chatbot.ui.render import TurnRenderer
+from chatbot.ui.pending import (
+    clear_live_prompt,
+    clicked_interrupt_id,
+    is_live,
+    live_language,
+    refuse_stale,
+    schedule_after_resume,
+    send_pending_prompt,
+    thread_lock,
+)
+from chatbot.ui.render import TurnRenderer, pending_prompt
 from relais.events import ModeEvent
 
 logger = logging.getLogger(__name__)
@@ -33,8 +43,38 @@ async def on_chat_start() -> None:
 
 
 async def on_chat_resume(thread: dict[str, Any]) -> None:
-    cl.user_session.set("mode", mode_from_thread(thread))
+    mode = mode_from_thread(thread)
+    cl.user_session.set("mode", mode)
     cl.user_session.set("history", history_from_steps(thread.get("steps") or []))
+    if mode == ALTER and get_orchestrator().settings.enable_orchestrator:
+        await _restore_agent_prompt(thread)
+
+
+def _user_id() -> str:
+    """The user id the agent knows this user by (the one every forwarded turn carries)."""
+    return getattr(cl.user_session.get("user"), "identifier", None) or "chainlit_user"
+
+
+async def _restore_agent_prompt(thread: dict[str, Any]) -> None:
+    """Ask the agent what the thread waits on; show it again (after Chainlit's resume emit).
+
+    An agent without the pending endpoint cannot say: no buttons, a sentence to type the reply."""
+    from chatbot.core.external_agent import get_client
+
+    found = await get_client().pending(thread["id"], _user_id())
+    language = user_language("")
+    steps = list(thread.get("steps") or [])
+    if found.event is not None:
+        prompt = pending_prompt(found.event, str(found.event.payload.get("language") or language))
+        schedule_after_resume(lambda: send_pending_prompt(prompt, steps, persist=False))
+    elif not found.supported:
+        schedule_after_resume(lambda: _say_transient(i18n.translate("prompt.type_reply", language)))
+
+
+async def _say_transient(text: str) -> None:
+    message = cl.Message(content=text, author="Relais")
+    message.persisted = True  # shown, not stored: it is re-said on every resume
+    await message.send()
 
 
 async def _stored_mode(thread_id: str) -> str | None:
@@ -83,16 +123,35 @@ async def _show_receipts(thread_id: str, since: datetime) -> None:
 
 
 async def on_message(message: cl.Message) -> None:
-    await answer(message.content)
+    async with thread_lock(cl.context.session.thread_id):
+        await clear_live_prompt()  # a typed reply answers the agent's pending prompt
+        await answer(message.content)
 
 
-async def on_choice(value: str) -> None:
-    """A quick choice under an agent prompt: shown as the user's message, then relayed."""
-    await echo_choice(value)
-    await answer(value)
+async def on_choice(action: cl.Action) -> None:
+    """A quick choice under an agent prompt: relayed once, only while its prompt is pending.
+
+    Checked here (this tab's live prompt, then the agent's pending id) and again by the agent,
+    which answers 409 to a resume of a prompt that is no longer pending (another tab/instance)."""
+    thread_id = cl.context.session.thread_id
+    clicked = clicked_interrupt_id(action)
+    async with thread_lock(thread_id):
+        stale = not is_live(action)
+        if not stale and clicked:
+            from chatbot.core.external_agent import get_client
+
+            found = await get_client().pending(thread_id, _user_id())
+            stale = found.supported and (found.event is None or found.event.interrupt_id != clicked)
+        if stale:
+            await refuse_stale(live_language())
+            return
+        await clear_live_prompt()
+        value = str(action.payload.get("value", action.label))
+        await echo_choice(value)
+        await answer(value, interrupt_id=clicked)
 
 
-async def answer(raw_question: str) -> None:
+async def answer(raw_question: str, interrupt_id: str | None = None) -> None:
     prepared, language = await accept(raw_question)
     if not prepared.text:
         return
@@ -118,6 +177,7 @@ async def answer(raw_question: str) -> None:
             thread_id=thread_id,
             language=language,
             audit=audit,
+            interrupt_id=interrupt_id,
         ):
             if isinstance(event, ModeEvent) and event.mode == ALTER and cl.user_session.get("mode") != ALTER:
                 cl.user_session.set("mode", ALTER)

@@ -22,6 +22,9 @@ API (used by the Coach / Assistant profiles and the Knowledge-update profile):
   buttons from the page.
 - `thread_lock(thread_id)` — one resume at a time per thread in this process.
 - `clicked_interrupt_id(action)` — the interrupt id a button was made for (None: unknown).
+- `is_live(action)` — the button belongs to the session's live prompt (not an answered or older
+  one); check it inside `thread_lock`, then also compare the id with the checkpoint's pending one.
+- `live_language()` — the live prompt's language (for the stale note).
 - `await refuse_stale(language)` — the short localised note for a second or stale click.
 """
 
@@ -121,7 +124,10 @@ async def send_pending_prompt(
             message.persisted = True  # Chainlit skips the data layer for a message marked so
         await message.send()
         message_id = message.id
-    cl.user_session.set(_LIVE, {"interrupt_id": prompt.interrupt_id, "message_id": message_id, "actions": actions})
+    cl.user_session.set(
+        _LIVE,
+        {"interrupt_id": prompt.interrupt_id, "message_id": message_id, "actions": actions, "language": prompt.language},
+    )
     return message_id
 
 
@@ -142,6 +148,20 @@ async def clear_live_prompt() -> str | None:
 def live_interrupt_id() -> str | None:
     live = cl.user_session.get(_LIVE)
     return live.get("interrupt_id") if live else None
+
+
+def live_language(default: str = "en") -> str:
+    live = cl.user_session.get(_LIVE)
+    return str(live.get("language") or default) if live else default
+
+
+def is_live(action: cl.Action) -> bool:
+    """The button belongs to the prompt on the page now (not an answered or older one)."""
+    live = cl.user_session.get(_LIVE)
+    if not live or action.forId != live.get("message_id"):
+        return False
+    clicked = clicked_interrupt_id(action)
+    return clicked is None or clicked == live.get("interrupt_id")
 
 
 def clicked_interrupt_id(action: cl.Action) -> str | None:
@@ -213,7 +233,9 @@ __all__ = [
     "PendingPrompt",
     "clear_live_prompt",
     "clicked_interrupt_id",
+    "is_live",
     "live_interrupt_id",
+    "live_language",
     "refuse_stale",
     "schedule_after_resume",
     "send_pending_prompt",

@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any, AsyncIterator
 
 import chainlit as cl
+from chainlit.utils import utc_now
 
 from chatbot.core import i18n
 from chatbot.ui.pending import CHOICE_ACTION, PendingPrompt, send_pending_prompt
@@ -27,6 +28,17 @@ from relais.events import (
     TextChunk,
     ToolCallEvent,
 )
+
+
+async def send_tool_step(name: str, output: str) -> None:
+    """A finished tool step, sent and stored once with its output. (`async with cl.Step` stores it
+    empty, then updates it: two racing writes, and a resumed thread showed the step empty and
+    not expandable when the empty write landed last.)"""
+    parent = cl.context.current_step
+    step = cl.Step(name=name, type="tool", parent_id=parent.id if parent else None)
+    step.output = output
+    step.start = step.end = step.created_at or utc_now()
+    await step.send()
 
 
 def source_label(index: int, source: dict[str, Any]) -> str:
@@ -63,8 +75,7 @@ class TurnRenderer:
             self.text += event.text
             await message.stream_token(event.text)
         elif isinstance(event, ToolCallEvent):
-            async with cl.Step(name=event.name or "tool", type="tool") as step:
-                step.output = event.message
+            await send_tool_step(event.name or "tool", event.message)
         elif isinstance(event, SourcesEvent):
             self.sources = list(event.sources)
             await self._attach_sources(event.sources)

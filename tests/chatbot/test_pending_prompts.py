@@ -1,0 +1,143 @@
+"""Pending prompts over the real Chainlit app (socket.io driver) and the real coach service.
+
+The prompt comes back from the graph's checkpoint when a thread is opened again (buttons under the
+stored prompt, nothing new written to the thread), and one click is one resume: a second click,
+a click on an answered prompt's button and two simultaneous clicks resume the graph once.
+Checked against the checkpoint itself (the person's messages it holds).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any, Iterator
+
+import httpx
+import pytest
+
+from tests.chainlit_driver import ChatSession, agent_server, chainlit_server, login, relais_env
+from tests.coach.test_service import saved_state
+from tests.conftest import REPO_ROOT
+from tests.resilience.harness import get_thread
+
+pytestmark = [pytest.mark.slow, pytest.mark.timeout(900)]
+
+WORKOUT = "Build muscle, lose fat — suggest a workout plan"
+
+
+@pytest.fixture(scope="module")
+def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]:
+    work = tmp_path_factory.mktemp("pending-prompts")
+    data_dir = work / "data"
+    subprocess.run([sys.executable, "-m", "chatbot.cli", "ingest"], env=relais_env(data_dir), cwd=REPO_ROOT,
+                   check=True, capture_output=True, timeout=600)
+    agent = agent_server(data_dir, work).start()
+    app = chainlit_server(data_dir, work, ENABLE_ORCHESTRATOR="true", EXTERNAL_AGENT_URL=agent.url).start()
+    yield {"app": app, "agent": agent, "data_dir": data_dir}
+    app.stop()
+    agent.stop()
+
+
+def humans(stack: dict[str, Any], thread_id: str) -> list[str]:
+    return saved_state(Path(stack["data_dir"]) / "checkpoints.db", thread_id)["humans"]
+
+
+def choice(actions: list[dict[str, Any]], label: str) -> dict[str, Any]:
+    return next(a for a in reversed(actions) if a["label"] == label)
+
+
+async def reopened(base: str, token: str, thread_id: str, profile: str) -> ChatSession:
+    """Open the thread again (reload / sidebar / another instance) and wait for the re-rendered prompt."""
+    chat = await ChatSession(base, token, chat_profile=profile, thread_id=thread_id).connect()
+    for _ in range(50):
+        if chat._turn.actions:
+            break
+        await asyncio.sleep(0.1)
+    return chat
+
+
+async def click_twice_at_once(chat: ChatSession, action: dict[str, Any]) -> list[int]:
+    async with httpx.AsyncClient(cookies={"access_token": chat.token}, timeout=60) as client:
+        replies = await asyncio.gather(*[
+            client.post(chat.base_url + "/project/action", json={"sessionId": chat.session_id, "action": action})
+            for _ in range(2)
+        ])
+    await asyncio.sleep(0.5)
+    return [r.status_code for r in replies]
+
+
+@pytest.mark.parametrize("profile", ["Coach", "Assistant"])
+async def test_prompt_back_on_resume_and_one_click_one_resume(stack: dict[str, Any], profile: str) -> None:
+    base = stack["app"].url
+    token = login(base, "alice", "alice-pass-1")
+    chat = await ChatSession(base, token, chat_profile=profile).connect()
+    try:
+        first = await chat.ask(WORKOUT)
+        assert first.actions, "the coach's prompt has buttons"
+        first_id = first.actions[0]["payload"]["interrupt_id"]
+        assert first_id and all(a["payload"]["interrupt_id"] == first_id for a in first.actions)
+        thread_id = chat.thread_id
+        assert humans(stack, thread_id) == [WORKOUT]
+
+        answered = await chat.click(choice(first.actions, "Vegetarian"))
+        assert answered.actions and answered.actions[0]["payload"]["interrupt_id"] != first_id
+        assert humans(stack, thread_id) == [WORKOUT, "I'm vegetarian."]
+        # the answered prompt's button again: refused with a note, the graph is not resumed
+        stale = await chat.click(choice(first.actions, "Vegan"))
+        assert "already answered" in stale.text and not stale.actions
+        assert humans(stack, thread_id) == [WORKOUT, "I'm vegetarian."]
+    finally:
+        await chat.close()
+
+    stored = len(get_thread(base, token, thread_id).json()["steps"])
+    for _ in range(2):  # reload twice: the same prompt, re-attached, nothing new stored
+        again = await reopened(base, token, thread_id, profile)
+        try:
+            pending_id = answered.actions[0]["payload"]["interrupt_id"]
+            assert again._turn.actions, "buttons are back after the resume"
+            assert {a["payload"]["interrupt_id"] for a in again._turn.actions} == {pending_id}
+            assert {a["forId"] for a in again._turn.actions} == {answered.actions[0]["forId"]}  # under the stored prompt
+            assert "Vegetarian" in [a["label"] for a in again._turn.actions]
+        finally:
+            await again.close()
+    assert len(get_thread(base, token, thread_id).json()["steps"]) == stored
+
+    # two clicks at the same moment on the restored prompt: one resume
+    chat = await reopened(base, token, thread_id, profile)
+    try:
+        statuses = await click_twice_at_once(chat, choice(chat._turn.actions, "Nothing to add"))
+        assert statuses == [200, 200]
+        assert humans(stack, thread_id) == [WORKOUT, "I'm vegetarian.", "Nothing to add."]
+        assert "already answered" in chat._turn.text
+        # a typed reply still answers whatever is pending
+        typed = await chat.ask("What should I eat to support this workout plan?")
+        assert "kcal" in typed.text.lower()
+        assert humans(stack, thread_id)[-1] == "What should I eat to support this workout plan?"
+    finally:
+        await chat.close()
+
+
+async def test_a_click_in_a_stale_tab_is_refused(stack: dict[str, Any]) -> None:
+    """Two tabs on one thread: the prompt answered in one is refused in the other (agent's 409 path)."""
+    base = stack["app"].url
+    token = login(base, "alice", "alice-pass-1")
+    chat = await ChatSession(base, token).connect()
+    try:
+        await chat.ask(WORKOUT)
+        thread_id = chat.thread_id
+    finally:
+        await chat.close()
+    tab_a = await reopened(base, token, thread_id, "Assistant")
+    tab_b = await reopened(base, token, thread_id, "Assistant")
+    try:
+        await tab_a.click(choice(tab_a._turn.actions, "Injury"))
+        assert humans(stack, thread_id) == [WORKOUT, "I have an injury."]
+        late = await tab_b.click(choice(tab_b._turn.actions, "Vegan"))
+        assert "already answered" in late.text
+        assert not [m for m in late.messages.values() if m.get("type") == "user_message"]  # no echoed click
+        assert humans(stack, thread_id) == [WORKOUT, "I have an injury."]
+    finally:
+        await tab_a.close()
+        await tab_b.close()
