@@ -67,7 +67,8 @@ class Settings(BaseSettings):
     external_agent_read_timeout_s: float = 60.0
     external_agent_max_event_bytes: int = 1_000_000
     intent_detection_prompt: str | None = None
-    intent_threshold: float = 0.0
+    intent_threshold: float = 0.05  # the confidence margin ALTER must win by (offline)
+    intent_min_similarity: float = 0.3  # ALTER also needs an ALTER example at least this close
 
     # --- persistence ----------------------------------------------------------------------
     database_url: str | None = Field(None, description="Chainlit data layer; default SQLite.")

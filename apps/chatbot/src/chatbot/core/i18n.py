@@ -64,6 +64,11 @@ MESSAGES: Mapping[str, Mapping[str, str]] = {
         "ui.sources": "Sources:",
         "ui.engine": "Engine: {engine}",
         "ui.no_answer": "No answer was produced. Please rephrase your question.",
+        # greetings and thanks get a short reply (chatbot.core.input_guard), not a KB search
+        "smalltalk.greeting": (
+            "Hello! Ask me a question and I'll answer from the help center's articles."
+        ),
+        "smalltalk.thanks": "You're welcome! Anything else I can help with?",
     },
     "fr": {
         "agent.unreachable": ("L'agent est injoignable pour le moment. Réessayez dans un instant."),
@@ -118,6 +123,11 @@ MESSAGES: Mapping[str, Mapping[str, str]] = {
         "ui.sources": "Sources :",
         "ui.engine": "Moteur : {engine}",
         "ui.no_answer": "Aucune réponse n'a été produite. Reformulez votre question.",
+        "smalltalk.greeting": (
+            "Bonjour ! Posez-moi une question : je vous réponds à partir des articles du centre "
+            "d'aide."
+        ),
+        "smalltalk.thanks": "Avec plaisir ! Puis-je vous aider pour autre chose ?",
     },
 }
 

@@ -2,8 +2,11 @@
 
 The few-shot file (`RELAIS_INTENTS_FILE`, YAML list of `{text, label}`) is the whole model:
 swap it with the knowledge base. Each question is compared with every example; the score is
-the mean similarity of its top-k ALTER neighbours minus that of its top-k NORMAL neighbours,
-and ALTER wins above `INTENT_THRESHOLD`. The encoder is the packaged multilingual USE: on the
+the mean similarity of its top-k ALTER neighbours minus that of its top-k NORMAL neighbours.
+ALTER needs confidence, because the hand-off is one-way: the message must carry content
+(`chatbot.core.input_guard`, checked before any encoding), the score must exceed the margin
+`INTENT_THRESHOLD`, and the nearest ALTER example must be at least `INTENT_MIN_SIMILARITY` close
+— junk is far from every example, so its small positive margins mean nothing. The encoder is the packaged multilingual USE: on the
 held-out EN/FR set it scores 96.8% (k=3) where MiniLM, English-only, scores 81% and the two
 combined 95.7% (see README, Quality).
 """
@@ -18,6 +21,7 @@ from typing import Sequence
 import numpy as np
 import yaml
 
+from chatbot.core.input_guard import InputGuard, Verdict, vocabulary
 from chatbot.core.intent_classifier import IntentType
 from relais.embeddings import Embedder, get_embedder
 from relais.settings import Settings, get_settings
@@ -37,6 +41,7 @@ class IntentResult:
     score: float  # > threshold means ALTER; the margin between the two classes
     nearest: str  # the closest example, for explanations
     engine: str = "offline:nearest-example"
+    guard: str = "content"  # the input guard's verdict; anything else is NORMAL without scoring
 
 
 def load_examples(path: Path) -> list[IntentExample]:
@@ -86,11 +91,14 @@ class NearestExampleClassifier:
         encoders: Sequence[Embedder],
         k: int = 3,
         threshold: float = 0.0,
+        min_similarity: float = 0.0,
     ) -> None:
         self.examples = list(examples)
         self.encoders = list(encoders)
         self.k = k
         self.threshold = threshold
+        self.min_similarity = min_similarity
+        self.guard = InputGuard(vocabulary(e.text for e in self.examples))
         self._labels = np.array([e.label is IntentType.ALTER for e in self.examples])
         self._matrix = self._encode([e.text for e in self.examples])
 
@@ -99,19 +107,29 @@ class NearestExampleClassifier:
         joined = np.hstack(parts) / np.sqrt(len(parts))  # each part is unit-norm
         return joined.astype(np.float32)
 
+    def assess(self, text: str) -> Verdict:
+        """The input guard's verdict, with the examples' words as known vocabulary."""
+        return self.guard.assess(text)
+
     def classify(self, text: str) -> IntentResult:
+        verdict = self.assess(text)
+        if not verdict.has_content:
+            return IntentResult(IntentType.NORMAL, float("-inf"), "", guard=verdict.kind)
         sims = self._matrix @ self._encode([text])[0]
         alter = np.sort(sims[self._labels])[::-1][: self.k]
         normal = np.sort(sims[~self._labels])[::-1][: self.k]
         score = float(alter.mean() - normal.mean())
-        intent = IntentType.ALTER if score > self.threshold else IntentType.NORMAL
+        confident = score > self.threshold and float(alter[0]) >= self.min_similarity
+        intent = IntentType.ALTER if confident else IntentType.NORMAL
         return IntentResult(intent, score, self.examples[int(np.argmax(sims))].text)
 
 
 @lru_cache(maxsize=4)
-def _cached_classifier(path: str, mtime: float, threshold: float) -> NearestExampleClassifier:
+def _cached_classifier(path: str, mtime: float, threshold: float, min_similarity: float) -> NearestExampleClassifier:
     encoders = [get_embedder(name) for name in DEFAULT_ENCODERS]
-    return NearestExampleClassifier(load_examples(Path(path)), encoders, threshold=threshold)
+    return NearestExampleClassifier(
+        load_examples(Path(path)), encoders, threshold=threshold, min_similarity=min_similarity
+    )
 
 
 def get_offline_classifier(settings: Settings | None = None) -> NearestExampleClassifier:
@@ -119,4 +137,17 @@ def get_offline_classifier(settings: Settings | None = None) -> NearestExampleCl
     settings = settings or get_settings()
     path = settings.relais_intents_file.expanduser().resolve()
     mtime = path.stat().st_mtime if path.exists() else 0.0
-    return _cached_classifier(str(path), mtime, settings.intent_threshold)
+    return _cached_classifier(str(path), mtime, settings.intent_threshold, settings.intent_min_similarity)
+
+
+@lru_cache(maxsize=4)
+def _cached_guard(path: str, mtime: float) -> InputGuard:
+    return InputGuard(vocabulary(e.text for e in load_examples(Path(path))))
+
+
+def get_input_guard(settings: Settings | None = None) -> InputGuard:
+    """The guard over the few-shot file's words, without loading any encoder (the LLM path)."""
+    settings = settings or get_settings()
+    path = settings.relais_intents_file.expanduser().resolve()
+    mtime = path.stat().st_mtime if path.exists() else 0.0
+    return _cached_guard(str(path), mtime)

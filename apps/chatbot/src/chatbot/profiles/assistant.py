@@ -40,12 +40,14 @@ logger = logging.getLogger(__name__)
 async def on_chat_start() -> None:
     cl.user_session.set("mode", NORMAL)
     cl.user_session.set("history", [])
+    cl.user_session.set("system_prompt", get_orchestrator().session_system_prompt())  # seed 004
 
 
 async def on_chat_resume(thread: dict[str, Any]) -> None:
     mode = mode_from_thread(thread)
     cl.user_session.set("mode", mode)
     cl.user_session.set("history", history_from_steps(thread.get("steps") or []))
+    cl.user_session.set("system_prompt", get_orchestrator().session_system_prompt())
     if mode == ALTER and get_orchestrator().settings.enable_orchestrator:
         await _restore_agent_prompt(thread)
 
@@ -174,6 +176,7 @@ async def answer(raw_question: str, interrupt_id: str | None = None) -> None:
             mode,
             user_id=getattr(user, "identifier", None) or "chainlit_user",
             conversation_history=history,
+            system_prompt=cl.user_session.get("system_prompt"),
             thread_id=thread_id,
             language=language,
             audit=audit,
