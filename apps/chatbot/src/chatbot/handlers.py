@@ -73,6 +73,9 @@ def startup() -> None:
     refuse_unsafe_start(settings)
     register_blob_route(lambda: getattr(data_layer(), "storage_provider", None))
     register_feedback_routes()  # thumbs on one's own answers only
+    from relais.tracing import setup_tracing
+
+    setup_tracing("relais-chatbot", settings)  # only with OTEL_EXPORTER_OTLP_ENDPOINT
     from chatbot.admin import register_admin_routes
 
     register_admin_routes()  # operator pages under /admin (RELAIS_ADMINS)

@@ -41,6 +41,7 @@ from relais.events import (
     ToolCallEvent,
 )
 from relais.retry import RetryPolicy
+from relais import tracing
 from relais.settings import Settings, get_settings
 
 from coach.checkpoint import open_checkpointer
@@ -344,7 +345,7 @@ class CoachRunner:
                 # human node's interrupt, or on error); a turn is all-or-nothing anyway (see
                 # `_roll_back`), and the per-step writes were most of a turn's SQLite cost
                 async for mode, data in self.graph.astream(
-                    graph_input, config, stream_mode=["messages", "updates", "tasks"],
+                    graph_input, tracing.graph_config(config), stream_mode=["messages", "updates", "tasks"],
                     durability="exit",
                 ):
                     if audit is not None:

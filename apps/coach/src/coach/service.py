@@ -30,6 +30,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, StrictStr, ValidationError, field_validator
 from relais.events import AgentEvent, ErrorEvent, InterruptEvent, TextChunk, ToolCallEvent
+from relais import tracing
 from relais.settings import Settings, get_settings
 from sse_starlette.sse import EventSourceResponse
 from starlette.applications import Starlette
@@ -164,6 +165,7 @@ def create_app(
 ) -> Starlette:
     """The agent service. `runner_factory()` must return an async context manager of a CoachRunner."""
     settings = settings or get_settings()
+    tracing.setup_tracing("relais-coach", settings)  # only with OTEL_EXPORTER_OTLP_ENDPOINT
     factory: RunnerFactory = runner_factory or (lambda: CoachRunner.open(settings=settings))
     origins = parse_origins(settings.agent_allowed_origins)
     token = (
@@ -244,10 +246,12 @@ def create_app(
         owner = await runner.owner(body.thread_key)
         if owner is not None and owner != body.user_id:
             return _problem(403, "this thread belongs to another user")
-        events = runner.run_turn(
+        # continues the orchestrator's trace (its `traceparent`); graph nodes become child spans
+        turn_span = tracing.server_span("POST /assistant", request.headers, thread_id=body.thread_key)
+        events = tracing.traced_in(turn_span, runner.run_turn(
             body.thread_key, body.message, body.conversation_history, user_id=body.user_id,
             interrupt_id=body.interrupt_id,
-        )
+        ))
         try:  # the first event comes once the thread's lock is held and the prompt id checked
             first = await anext(events)
         except StaleInterrupt as exc:

@@ -31,6 +31,7 @@ from typing import Any
 
 import numpy as np
 from relais.embeddings import AUTO, Embedder, get_embedder
+from relais import tracing
 from relais.settings import Settings, get_settings
 
 from knowledge.calibration import REFERENCE_SENTENCES, baseline_similarity
@@ -250,11 +251,14 @@ class KnowledgeBase:
         lexical: dict[str, float] = {}
         qvec: np.ndarray | None = None
         if mode in ("dense", "hybrid"):
-            qvec = self.embedder.embed_query(query)
-            dense = self._dense(qvec, depth, key, payloads)
+            with tracing.span("dense"):
+                qvec = self.embedder.embed_query(query)
+                dense = self._dense(qvec, depth, key, payloads)
         if mode in ("bm25", "hybrid"):
-            lexical = self._lexical_hits(query, depth, key, payloads)
-        fused = self._fuse(mode, dense, lexical)
+            with tracing.span("bm25"):
+                lexical = self._lexical_hits(query, depth, key, payloads)
+        with tracing.span("fusion", mode=mode):
+            fused = self._fuse(mode, dense, lexical)
         cosines = dict(dense)  # the question's own cosine, for the relevance bar
         if mode == "hybrid" and cfg.feedback_docs > 0 and fused and qvec is not None:
             dense, lexical = self._feedback(query, qvec, fused, dense, lexical, depth, key, payloads)

@@ -122,6 +122,14 @@ class Settings(BaseSettings):
     agent_rate_limit_per_minute: int = 120
     coach_interrupt_ttl_s: int = 86400
 
+    # --- tracing (OpenTelemetry; off unless an endpoint is set) -----------------------------
+    otel_exporter_otlp_endpoint: str | None = Field(
+        None, description="OTLP/HTTP collector base URL (spans go to {url}/v1/traces); unset: no tracing."
+    )
+    otel_exporter_otlp_headers: SecretStr | None = Field(
+        None, description="Headers for the collector, 'key=value,key2=value2' (e.g. an Authorization)."
+    )
+
     @field_validator("mistral_api_key", "external_agent_token", "chainlit_auth_secret", mode="before")
     @classmethod
     def _blank_is_none(cls, value: object) -> object:
@@ -208,6 +216,8 @@ class Settings(BaseSettings):
             if s is not None
         ]
         values += [p for p in self.users.values() if len(p) >= 4]
+        if self.otel_exporter_otlp_headers is not None:  # collector credentials
+            values += [pair.split("=", 1)[-1].strip() for pair in self.otel_exporter_otlp_headers.get_secret_value().split(",")]
         return [v for v in values if v]
 
 

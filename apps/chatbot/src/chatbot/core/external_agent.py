@@ -37,6 +37,7 @@ from relais.events import (
     ToolCallEvent,
 )
 from relais.retry import RetryPolicy
+from relais import tracing
 from relais.settings import Settings, get_settings
 
 from chatbot.core.i18n import normalise_language, translate
@@ -283,7 +284,8 @@ class ExternalAgentClient:
     async def _open(self, body: dict[str, Any]) -> httpx.Response:
         """Send the turn; the streamed response once its status says it carries an answer."""
         http = self._client()
-        request = http.build_request("POST", self.endpoint, json=body, headers=self._headers)
+        # W3C traceparent of the `forward` span: the agent continues the same trace
+        request = http.build_request("POST", self.endpoint, json=body, headers=tracing.outgoing_headers(self._headers))
         response = await self._send(http, request)
         if response.status_code >= 400:
             try:

@@ -30,6 +30,7 @@ from relais.events import (
     SourcesEvent,
     TextChunk,
 )
+from relais import tracing
 from relais.models import chat_model, engine_info
 from relais.retry import RetryPolicy
 from relais.settings import Settings, get_settings
@@ -123,7 +124,12 @@ class Orchestrator:
         return engine_info(self.settings).label if self.model is None else _model_label(self.model, self.settings)
 
     # --- the turn ------------------------------------------------------------------------
-    async def process_question(
+    def process_question(self, question: str, session_mode: str | None, **kwargs: Any) -> AsyncIterator[ChatEvent]:
+        """One turn (`_process_question`), traced as the `receive` span when tracing is on."""
+        return tracing.traced("receive", self._process_question(question, session_mode, **kwargs),
+                              mode=session_mode or NORMAL, thread_id=kwargs.get("thread_id"))
+
+    async def _process_question(
         self,
         question: str,
         session_mode: str | None,
@@ -163,12 +169,13 @@ class Orchestrator:
 
         if not self.settings.enable_orchestrator:
             yield EngineEvent(self.engine_label)
-            async for event in self._answer(question, hits, history, language, system_prompt):
+            async for event in tracing.traced("answer", self._answer(question, hits, history, language, system_prompt)):
                 yield event
             return
 
         try:
-            intent, answer = await self._classify(question, hits, history)
+            with tracing.span("classify"):
+                intent, answer = await self._classify(question, hits, history)
         except Exception as exc:  # every attempt failed before the first token: one clear message
             logger.warning("intent classification failed after retries: %s", type(exc).__name__)
             yield ErrorEvent(i18n.translate("ui.model_error", language), code="model_error")
@@ -181,10 +188,10 @@ class Orchestrator:
             return
         yield EngineEvent(self.engine_label)
         if answer is None:  # offline: the classifier did not answer
-            async for event in self._answer(question, hits, history, language, system_prompt):
+            async for event in tracing.traced("answer", self._answer(question, hits, history, language, system_prompt)):
                 yield event
             return
-        async for event in self._stream_answer(answer, hits, language):
+        async for event in tracing.traced("answer", self._stream_answer(answer, hits, language)):
             yield event
 
     async def forward(
@@ -201,6 +208,7 @@ class Orchestrator:
         if audit is not None:
             audit.sent(message=question, user_id=user_id, history=history, thread_id=thread_id)
             events = audit.watch(events)
+        events = tracing.traced("forward", events, thread_id=thread_id)
         async for event in events:
             done = done or isinstance(event, DoneEvent)
             yield event
@@ -212,7 +220,8 @@ class Orchestrator:
         kb = await asyncio.to_thread(self.kb)  # the first call loads the encoder and opens Chroma
         if await asyncio.to_thread(kb.is_empty):
             return None
-        return await asyncio.to_thread(kb.search, question)
+        with tracing.span("retrieve"):  # bm25, dense and fusion are its children (KnowledgeBase.search)
+            return await asyncio.to_thread(kb.search, question)
 
     async def _assess(self, question: str) -> Verdict:
         """The input guard (`chatbot.core.input_guard`) over the few-shot file's words."""
