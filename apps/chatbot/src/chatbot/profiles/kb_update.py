@@ -172,9 +172,10 @@ class KbUpdateConversation:
 
     async def _advance(self, run: Any, start: Callable[[], Iterator[Any]]) -> None:
         """Run until the next question or the end; progress goes to one collapsed work log."""
-        from kb_update.runner import ApprovalNeeded, Finished, SplitDone, StaleApproval, UnitChecked
+        from kb_update.runner import ApprovalNeeded, Finished, RoundDone, SplitDone, StaleApproval, UnitChecked
 
         lines: list[str] = []
+        last: dict[str, int] = {}  # unit → index of its latest line
         waiting = finished = None
         try:
             async for event in _in_thread(start):
@@ -183,7 +184,12 @@ class KbUpdateConversation:
                                              ignored=event.discarded) if event.units else
                                            t("found_none", self.language))
                 elif isinstance(event, UnitChecked):
+                    last[event.attempt["unit_id"]] = len(lines)
                     lines.append(self._log_line(event.attempt))
+                elif isinstance(event, RoundDone):
+                    for uid, reason in event.escalated.items():
+                        if uid in last:
+                            lines[last[uid]] = self._escalated_line(uid, reason)
                 elif isinstance(event, ApprovalNeeded):
                     waiting = event
                 elif isinstance(event, Finished):
@@ -212,12 +218,20 @@ class KbUpdateConversation:
         tags = ["judge" if tag_of(f) == "judge" else tag_of(f) for f in attempt["failures"]]
         return t("log_retry", self.language, path=path, n=attempt["attempt"], why=texts.why(tags, self.language))
 
+    def _escalated_line(self, uid: str, reason: str) -> str:
+        import re
+
+        tags = re.findall(r"\[([\w-]+)\]", reason)
+        key = "log_person" if reason.startswith("needs a person") else "log_stuck"
+        return t(key, self.language, path=f"`{uid}`", why=texts.why(tags or ["other"], self.language))
+
     # --- questions -------------------------------------------------------------------------
     async def _ask(self, run: Any, pending: Any) -> None:
         payload, lang = pending.payload, self.language
         if pending.kind == "lesson":
             lesson = payload["lesson"]
-            text = t("lesson", lang, paths=", ".join(f"`{u}`" for u in lesson["units"]), text=lesson["text"])
+            text = t("lesson", lang, paths=", ".join(f"`{u}`" for u in lesson["units"]),
+                     text=texts.lesson_text(lesson, lang))
             choices = [(t("lesson_yes", lang), "yes"), (t("lesson_no", lang), "no")]
         elif pending.kind == "decision":
             item = payload["item"]
@@ -260,7 +274,7 @@ class KbUpdateConversation:
 
 def _summary(job: Any, language: str) -> str:
     if texts.lang_of(language) == "fr":
-        return f"Le prix du {job.change.label} passe de {job.old.raw} à {job.new.raw}."
+        return f"Le prix passe de {job.old.raw} à {job.new.raw}."
     return job.summary()
 
 

@@ -134,14 +134,14 @@ _WHAT = {
         "period-total": "{current} is a total of the old price ({factor} × {old})",
         "difference": "{current} is the difference between {other} and the old price {old}",
         "share-of-difference": "{current} is {share} the difference between {other} and the old price {old}",
-        "ratio": "{current} is {factor} × the old price {old}, as the help center says: “{source}”",
+        "ratio": "{current} is {times} the old price {old}, as the help center says: “{source}”",
     },
     "fr": {
         "old-price": "l'ancien prix {current} est encore indiqué",
         "period-total": "{current} est un total de l'ancien prix ({factor} × {old})",
         "difference": "{current} est l'écart entre {other} et l'ancien prix {old}",
         "share-of-difference": "{current} est {share} l'écart entre {other} et l'ancien prix {old}",
-        "ratio": "{current} vaut {factor} × l'ancien prix {old}, comme l'indique le centre d'aide : « {source} »",
+        "ratio": "{current} vaut {times} l'ancien prix {old}, comme l'indique le centre d'aide : « {source} »",
     },
 }
 _SHARES = {"en": {"0.5": "half of", "0.3333": "a third of", "0.6667": "two thirds of", "0.25": "a quarter of",
@@ -161,6 +161,26 @@ _WHY = {
            "linked-price": "le prix d'un autre forfait en dépend", "worker-error": "la rédaction a échoué",
            "judge": "la vérification finale s'y opposait", "other": "une vérification a échoué"},
 }
+
+
+_LESSON_FR = {
+    "derived-amount": "Mettre aussi à jour les totaux calculés à partir du prix : ×12 pour un an, ×3 pour un trimestre",
+    "difference": "Mettre aussi à jour les écarts entre ce prix et celui des autres forfaits",
+    "arithmetic": "Refaire les calculs d'exemple qui utilisent le prix pour qu'ils tombent juste",
+    "old-price": "Remplacer toutes les formes de l'ancien prix, en anglais et en français",
+    "new-price-missing": "Écrire le nouveau prix à chaque endroit où figurait l'ancien",
+    "out-of-scope": "Ne modifier que les phrases qui parlent du prix",
+    "structure": "Garder chaque paragraphe et chaque ligne vide",
+    "links": "Garder chaque lien tel quel",
+}
+
+
+def lesson_text(lesson: dict[str, Any], language: str) -> str:
+    """The lesson in the reader's language (the offline lessons are known by their tag)."""
+    if lang_of(language) != "fr" or lesson.get("tag") not in _LESSON_FR:
+        return str(lesson["text"])
+    example = re.search(r"\(e\.g\. (.+)\)", lesson["text"])
+    return _LESSON_FR[lesson["tag"]] + (f" (p. ex. {example.group(1)})." if example else ".")
 
 
 def lang_of(language: str | None) -> str:
@@ -217,8 +237,9 @@ def decision_prompt(item: dict[str, Any], index: int, total: int, open_count: in
     what = _WHAT[lang][item["kind"]].format(
         current=f"`{item['current']}`", old=old, factor=_factor(item.get("factor")),
         other=_money(item.get("other"), currency),
-        share=_SHARES[lang].get(_factor(item.get("factor")), f"{_factor(item.get('factor'))} ×"),
-        source=(item.get("source") or "").strip()[:200])
+        share=_share(item.get("factor"), lang),
+        source=(item.get("source") or "").strip()[:200],
+        times=_SHARES[lang].get(_factor(item.get("factor"))) or f"{_factor(item.get('factor'))} ×")
     text = "\n\n".join([
         t("decision_head", lang, n=index + 1, total=total, what=what),
         t("where", lang, where=_where(item, lang)),
@@ -231,6 +252,10 @@ def decision_prompt(item: dict[str, Any], index: int, total: int, open_count: in
     return text, choices
 
 
+def _share(factor: str | None, lang: str) -> str:
+    return _SHARES[lang].get(_factor(factor)) or f"{_factor(factor)} ×"
+
+
 def _reason(escalation: str, language: str) -> str:
     tags = re.findall(r"\[([\w-]+)\]", escalation or "")
     if tags:
@@ -239,9 +264,12 @@ def _reason(escalation: str, language: str) -> str:
 
 
 # --- the review ---------------------------------------------------------------------------
+_TOKEN = re.compile(r"\s+|\(|[^\s(]+?(?=[.,;:!?)]*(?:\s|$))|[.,;:!?)]+")  # words apart from punctuation
+
+
 def _word_diff(before: str, after: str) -> str:
     """`before` → `after` with removed words ~~struck~~ and added words **bold**."""
-    a, b = re.findall(r"\s+|[^\s]+", before), re.findall(r"\s+|[^\s]+", after)
+    a, b = _TOKEN.findall(before), _TOKEN.findall(after)
     out = []
     for op, i1, i2, j1, j2 in difflib.SequenceMatcher(None, a, b, autojunk=False).get_opcodes():
         old, new = "".join(a[i1:i2]), "".join(b[j1:j2])
