@@ -145,6 +145,8 @@ class _Printer:
             answer = True if self.approve_all else _confirm("Add this lesson to every worker's brief?", True)
             c.print("  → approved" if answer else "  → rejected")
             return answer
+        if approval.kind == "decision":
+            return self._decision(approval.payload)
         c.print(Markdown(approval.payload.get("markdown", "")))
         if self.approve_all:
             c.print("--approve-all: publishing.")
@@ -153,6 +155,36 @@ class _Printer:
         if not answer:
             c.print("Not approved: nothing was written.")
         return answer
+
+
+    def _decision(self, payload: dict[str, Any]) -> Any:
+        """An item left for a person: the computed value, keep it, or a typed amount.
+
+        `--approve-all` never takes a person's decision: it keeps the current text (the item
+        stays listed as left for a person)."""
+        item = payload["item"]
+        c = self.console
+        where = ", ".join(sorted({m["path"] for m in item["mentions"]})) or item.get("path", "")
+        from rich.markup import escape
+
+        c.print(f"\n[bold]Decision {payload['index'] + 1}/{payload['total']}[/bold] "
+                + escape(f"{item['kind']}: {item.get('current') or ''} ({item['relation']}) in {where}"),
+                highlight=False)
+        if self.approve_all:
+            c.print("  --approve-all: kept as it is (a person decides)")
+            return {"choice": "keep"}
+        computed = item.get("computed")
+        default = "c" if computed else "k"
+        try:
+            raw = typer.prompt(f"  [c] use {computed} / [k] keep / or type a value", default=default)
+        except (typer.Abort, EOFError):
+            raw = "k"
+        raw = raw.strip().lower()
+        if raw in ("c", "computed") and computed:
+            return {"choice": "computed"}
+        if raw in ("k", "keep", ""):
+            return {"choice": "keep"}
+        return {"choice": "value", "value": raw}
 
 
 def _confirm(question: str, default: bool) -> bool:

@@ -137,6 +137,16 @@ def render_markdown(review: dict[str, Any]) -> str:
                 out.append(f"- attempt {attempt['attempt']}: {shown}")
         if unit["diff"]:
             out.append(_fence(unit["diff"]))
+    decided = [i for i in review.get("items", []) if (i.get("decision") or {}).get("choice") in ("computed", "value")]
+    if decided:
+        out.append("### Decided by you")
+        out += [f"- {i.get('current') or i.get('path')} → {(i['decision'].get('value') or i.get('computed'))} "
+                f"({i['relation']})" for i in decided]
+    if review.get("kept"):
+        out.append("### Kept as they are on your decision (they no longer match the new price)")
+        out += [f"- {i.get('current') or i.get('path')} in "
+                f"{', '.join(sorted({m['path'] for m in i['mentions']})) or i.get('path')} ({i['relation']})"
+                for i in review["kept"]]
     if review.get("cross_checks"):
         out.append("### Across articles (to look at; not blocking)")
         out += [f"- {warning}" for warning in review["cross_checks"]]
