@@ -88,9 +88,13 @@ def test_router_node_reads_last_human_message() -> None:
         ],
         "last_active_agent": W,
     }
-    assert router_node(state) == {"last_active_agent": N}
+    assert router_node(state) == {
+        "last_active_agent": N,
+        "route_decision": {"destination": N, "rule": "nutrition_keywords"},
+    }
     assert router_node({"messages": [HumanMessage("ok")], "last_active_agent": N}) == {
-        "last_active_agent": N
+        "last_active_agent": N,
+        "route_decision": {"destination": N, "rule": "fallback_last"},
     }
 
 

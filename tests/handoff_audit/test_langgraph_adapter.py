@@ -3,6 +3,7 @@ and receipts from a real (small, coach-shaped) graph with an interrupt on a SQLi
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
@@ -13,8 +14,8 @@ import pytest
 from handoff_audit.builders import owner_id
 from handoff_audit.classifier import VerdictCode, classify
 from handoff_audit.langgraph_adapter import (
-    COACH_ROUTER_CONTRACT,
     GraphTurnAudit,
+    RouteContract,
     TaskLog,
     last_reply,
     last_speaker,
@@ -25,6 +26,7 @@ from handoff_audit.langgraph_adapter import (
 )
 from handoff_audit.receipt import assert_no_content, content_problems
 from handoff_audit.recorder import ReceiptStore
+from handoff_audit.verifiers import Check, TurnOutcome
 from langchain_core.messages import AIMessage, HumanMessage, SystemMessage, ToolMessage
 
 
@@ -177,6 +179,41 @@ def profile(messages: list[Any]) -> dict[str, Any]:
     return {"history": messages, "goal": goal, "constraints": constraints}
 
 
+def toy_context(destination: str, received: dict[str, Any]) -> dict[str, Any]:
+    """The toy contract's context reader: what the advisor's input state holds."""
+    return profile(list(received.get("messages") or []))
+
+
+def _constraints(outcome: TurnOutcome) -> list[str]:
+    return profile(list(outcome.state.get("messages") or []))["constraints"]
+
+
+TOY_CONTRACT = RouteContract(
+    name="toy.router/v1",
+    routes=("workout_advisor", "nutrition_advisor"),
+    required_context={
+        "workout_advisor": ("history", "constraints"),
+        "nutrition_advisor": ("history", "constraints"),
+    },
+    default_agent="workout_advisor",
+    context_of=toy_context,
+    verifiers=(
+        Check("answered", lambda o: bool(o.reply.strip())),
+        Check(
+            "no_meat_when_vegetarian",
+            lambda o: not MEAT.search(o.reply),
+            lambda o: "vegetarian" in _constraints(o),
+        ),
+        Check(
+            "no_lunges_with_knee_injury",
+            lambda o: "lunge" not in o.reply.lower(),
+            lambda o: o.destination == "workout_advisor" and "knee" in _constraints(o),
+        ),
+    ),
+)
+"""A test contract: the domain checks belong to the graph's package, never to handoff_audit."""
+
+
 def advisor(
     name: str, *, reply: Callable[[dict], str], close_tool: bool = True, set_control: bool = True
 ):
@@ -218,10 +255,12 @@ def build_graph(
 
     class State(MessagesState):
         last_active_agent: str | None
+        route_decision: dict | None
 
     def router(state: State) -> Command[Literal["workout_advisor", "nutrition_advisor"]]:
         goto = route(state["messages"][-1].content, state.get("last_active_agent"))
-        return Command(goto=misroute or goto)
+        decision = {"destination": goto, "rule": "test_keywords"}
+        return Command(goto=misroute or goto, update={"route_decision": decision})
 
     def human(state: State) -> dict:
         answer = interrupt(INTERRUPT_PAYLOAD)
@@ -275,23 +314,20 @@ async def run_turn(
     config = {"configurable": {"thread_id": thread_id}}
     before = await graph.aget_state(config)
     paused = "human" in (before.next or ())
-    audit = GraphTurnAudit(
-        thread_id=thread_id,
-        contract=COACH_ROUTER_CONTRACT,
-        intended=route(text, before.values.get("last_active_agent")),
-        state_before=before,
-    )
+    contract = TOY_CONTRACT
+    if drop_context:  # a producer that forgets one key of the handoff contract
+
+        def dropped(destination: str, received: dict[str, Any]) -> dict[str, Any]:
+            return {k: v for k, v in toy_context(destination, received).items() if k != drop_context}
+
+        contract = dataclasses.replace(TOY_CONTRACT, context_of=dropped)
+    audit = GraphTurnAudit(thread_id=thread_id, contract=contract, state_before=before)
     payload = Command(resume=text) if paused else {"messages": [HumanMessage(text)]}
     async for part in graph.astream(payload, config, stream_mode=list(modes), version="v2"):
         audit.observe(part)
     after = await graph.aget_state(config)
-    context = profile(after.values["messages"])
-    if drop_context:
-        context.pop(drop_context)
     receipts = audit.receipts(
         after,
-        context=context,
-        constraints=context.get("constraints"),
         owner=owner_id("42"),
         ttl_s=3600,
         now=NOW,
@@ -358,10 +394,8 @@ async def test_seed_conversation_receipts_are_healthy_then_waiting(
     # Answered waits were closed; only the last one is still open and, two hours on, past its deadline.
     assert verdicts == ["HEALTHY"] * 5 + ["UNCERTAIN"]
     last_route = stored[4]
-    assert (
-        last_route.result
-        and last_route.result.verifier == "no_meat_when_vegetarian+delivers_meal_plan"
-    )
+    assert last_route.result and last_route.result.verifier == "answered+no_meat_when_vegetarian"
+    assert [r.route_rule for r in stored[::2]] == ["test_keywords"] * 3
     assert (last_route.sender, last_route.control_before) == (
         "nutrition_advisor",
         "nutrition_advisor",
@@ -396,12 +430,14 @@ async def test_dropping_a_context_key_is_context_incomplete() -> None:
     assert verdict.boundary("context").reason == "missing required keys: constraints"
 
 
-async def test_goal_never_stated_is_context_incomplete() -> None:
+async def test_a_key_the_contract_does_not_require_is_not_an_alarm() -> None:
+    """No goal stated: the contract does not require one, so the handoff is healthy."""
     from langgraph.checkpoint.memory import InMemorySaver
 
     graph = build_graph(InMemorySaver())
     _, (route_r, _) = await run_turn(graph, "t", "What should I eat?")
-    assert classify(route_r, NOW).verdict is VerdictCode.CONTEXT_INCOMPLETE
+    assert "goal" not in route_r.context_keys_present
+    assert classify(route_r, NOW).verdict is VerdictCode.HEALTHY
 
 
 async def test_graph_going_elsewhere_than_the_router_contract_is_route_rejected() -> None:
@@ -453,6 +489,7 @@ async def test_knee_injury_verifier_runs_on_workout_turns() -> None:
     graph = build_graph(InMemorySaver())
     _, (ok, _) = await run_turn(graph, "t", "I have a knee injury, build muscle with a workout")
     assert ok.result and "no_lunges_with_knee_injury" in ok.result.verifier and ok.result.passed
+    assert classify(ok, NOW).verdict is VerdictCode.HEALTHY
 
 
 async def test_knee_injury_ignored_is_false_complete() -> None:
@@ -463,10 +500,7 @@ async def test_knee_injury_ignored_is_false_complete() -> None:
         replies={"workout_advisor": lambda p: "Legs: walking lunges 3x12, box jumps, 4 sets."},
     )
     _, (route_r, _) = await run_turn(graph, "t", "Knee injury here; build muscle with a workout")
-    assert (
-        route_r.result
-        and route_r.result.verifier == "no_lunges_with_knee_injury+delivers_workout_plan"
-    )
+    assert route_r.result and route_r.result.verifier == "answered+no_lunges_with_knee_injury"
     assert classify(route_r, NOW).verdict is VerdictCode.FALSE_COMPLETE
 
 
@@ -475,7 +509,9 @@ async def test_updates_only_stream_still_proves_the_route_but_not_the_wait_start
 
     graph = build_graph(InMemorySaver())
     _, (route_r, wait_r) = await run_turn(graph, "t", SEED_TURNS[0], modes=("updates",))
-    assert classify(route_r, NOW).verdict is VerdictCode.HEALTHY
+    # the router's decision and the node that ran are in the updates; what the advisor received is not
+    assert (route_r.recipient, route_r.goto) == ("workout_advisor", "workout_advisor")
+    assert classify(route_r, NOW).verdict is VerdictCode.CONTEXT_INCOMPLETE
     assert wait_r.destination_start is None  # no task event: the human node's start is unproven
     assert classify(wait_r, NOW).verdict is VerdictCode.ROUTE_REJECTED
 
@@ -498,10 +534,7 @@ async def test_a_failing_advisor_is_not_reported_healthy() -> None:
     graph = build_graph(InMemorySaver(), replies={"workout_advisor": broken})
     config = {"configurable": {"thread_id": "t"}}
     audit = GraphTurnAudit(
-        thread_id="t",
-        contract=COACH_ROUTER_CONTRACT,
-        intended="workout_advisor",
-        state_before=await graph.aget_state(config),
+        thread_id="t", contract=TOY_CONTRACT, state_before=await graph.aget_state(config)
     )
     with pytest.raises(RuntimeError):
         async for part in graph.astream(
@@ -509,9 +542,7 @@ async def test_a_failing_advisor_is_not_reported_healthy() -> None:
         ):
             audit.observe(part)
     after = await graph.aget_state(config)
-    receipts = audit.receipts(
-        after, context=profile(after.values["messages"]) | {"goal": "g"}, now=NOW
-    )
+    receipts = audit.receipts(after, now=NOW)
     assert len(receipts) == 1  # no interrupt, no waiting receipt
     assert receipts[0].result and receipts[0].result.verifier == "destination_finished"
     assert (
@@ -528,28 +559,20 @@ async def test_record_closes_the_answered_wait_and_stores_the_turn(tmp_path: Pat
     config = {"configurable": {"thread_id": "t"}}
     for text in SEED_TURNS[:2]:
         before = await graph.aget_state(config)
-        audit = GraphTurnAudit(
-            thread_id="t",
-            contract=COACH_ROUTER_CONTRACT,
-            intended=route(text, before.values.get("last_active_agent")),
-            state_before=before,
-        )
+        audit = GraphTurnAudit(thread_id="t", contract=TOY_CONTRACT, state_before=before)
         payload = Command(resume=text) if before.next else {"messages": [HumanMessage(text)]}
         async for part in graph.astream(payload, config, stream_mode=["tasks"], version="v2"):
             audit.observe(part)
         after = await graph.aget_state(config)
-        context = profile(after.values["messages"])
         audit.record(
             store,
             after,
-            context=context,
-            constraints=context["constraints"],
             owner=owner_id("42"),
             ttl_s=60,
             now=NOW,
         )
     stored = store.receipts("t")
-    assert [r.route_contract for r in stored] == ["coach.router/v1", "coach.human/v1"] * 2
+    assert [r.route_contract for r in stored] == ["toy.router/v1", "graph.human/v1"] * 2
     later = NOW + timedelta(hours=1)
     assert [classify(r, later).verdict.value for r in stored] == [
         "HEALTHY",

@@ -18,6 +18,7 @@ def test_issue_example_round_trips_with_exact_field_names() -> None:
         "receipt_version",
         "operation_id",
         "route_contract",
+        "route_rule",
         "sender",
         "recipient",
         "declared_routes",

@@ -126,7 +126,9 @@ def make_advisor(
     async def advisor(state: dict[str, Any]) -> dict[str, Any]:
         messages: list[BaseMessage] = list(state.get("messages", []))
         if model is None:
-            return {"messages": [_offline_reply(agent, tool, messages)], "last_active_agent": agent}
+            reply = _offline_reply(agent, tool, messages)
+            reply.name = agent  # the author travels with the message (handoff audit: sender)
+            return {"messages": [reply], "last_active_agent": agent}
         found = constraints_from_messages(messages)
         prompt = [system_message(agent, found), *messages]
         may_call = tool_rounds(messages) < MAX_TOOL_ROUNDS
@@ -136,6 +138,7 @@ def make_advisor(
             reply = AIMessage(content=str(getattr(reply, "content", reply)))
         if reply.tool_calls and not may_call:
             reply = AIMessage(content=reply.content or "", id=reply.id)
+        reply.name = agent  # the author travels with the message (handoff audit: sender)
         return {"messages": [reply], "last_active_agent": agent}
 
     advisor.__name__ = agent

@@ -111,9 +111,15 @@ def last_human_text(messages: list[Any]) -> str:
 
 
 def router_node(state: dict[str, Any]) -> dict[str, Any]:
-    """Graph node: picks the advisor for the last human message and records it as in charge."""
-    agent = route(last_human_text(state.get("messages", [])), state.get("last_active_agent"))
-    return {"last_active_agent": agent}
+    """Graph node: picks the advisor for the last human message, records it as in charge and
+    records the decision itself (destination + rule) for the handoff audit."""
+    decision = explain_route(
+        last_human_text(state.get("messages", [])), state.get("last_active_agent")
+    )
+    return {
+        "last_active_agent": decision.agent,
+        "route_decision": {"destination": decision.agent, "rule": decision.reason},
+    }
 
 
 def next_advisor(state: dict[str, Any]) -> AgentName:

@@ -386,15 +386,16 @@ class CoachRunner:
     def _start_audit(self, before: Any, thread_id: str, message: str) -> Any:
         if self.receipts is None:
             return None
-        from handoff_audit.langgraph_adapter import COACH_ROUTER_CONTRACT, GraphTurnAudit
+        from handoff_audit.langgraph_adapter import GraphTurnAudit
 
-        from coach.router import route
+        from coach.audit import COACH_ROUTER_CONTRACT, HUMAN_CONTRACT_NAME
 
+        # the route is judged from the router node's own recorded decision, never re-computed here
         return GraphTurnAudit(
             thread_id=thread_id,
             contract=COACH_ROUTER_CONTRACT,
-            intended=route(message, (before.values or {}).get("last_active_agent")),
             state_before=before,
+            human_contract=HUMAN_CONTRACT_NAME,
         )
 
     async def _record_audit(self, audit: Any, config: dict[str, Any], user_id: str) -> None:
@@ -404,18 +405,11 @@ class CoachRunner:
         try:
             from handoff_audit.builders import owner_id
 
-            from coach.constraints import constraints_from_messages
-
             after = await self.graph.aget_state(config)
-            messages = list((after.values or {}).get("messages", []))
-            found = constraints_from_messages(messages)
-            context = {"history": messages, "goal": found.goal, "constraints": found.model_dump()}
             await asyncio.to_thread(
                 audit.record,
                 self.receipts,
                 after,
-                context=context,
-                constraints=found,
                 owner=owner_id(user_id),
                 ttl_s=get_settings().coach_interrupt_ttl_s,
             )

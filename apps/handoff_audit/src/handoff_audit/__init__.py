@@ -4,7 +4,7 @@
 - `classifier`: `classify(receipt, now) -> Verdict` (pure; no LangGraph, no Chainlit).
 - `builders`: receipts from plain values (`ReceiptBuilder`, `route_receipt`, `waiting_receipt`, ids).
 - `recorder`: `ReceiptStore` (a table of the chat database: SQLite or Postgres; JSONL export).
-- `verifiers`: task-specific result checks (`no_meat_when_vegetarian`, ...).
+- `verifiers`: the interface for task-specific result checks (provided by the package that owns the task).
 - `render`: markdown for the UI; `replay`: the seed's eight cases.
 - `forward` / `langgraph_adapter`: evidence collectors for the orchestrator and LangGraph graphs.
 """

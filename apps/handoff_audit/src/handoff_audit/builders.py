@@ -83,6 +83,7 @@ class ReceiptBuilder:
     recipient: str | None
     declared_routes: list[str] = field(default_factory=list)
     required_context_keys: list[str] = field(default_factory=list)
+    route_rule: str | None = None
     tool_call_id: str | None = None
     goto: str | None = None
     control_before: str | None = None
@@ -157,6 +158,7 @@ class ReceiptBuilder:
         return Receipt(
             operation_id=self.operation_id,
             route_contract=self.route_contract,
+            route_rule=self.route_rule,
             sender=self.sender,
             recipient=self.recipient,
             declared_routes=list(self.declared_routes),

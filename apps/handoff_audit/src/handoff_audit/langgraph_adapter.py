@@ -6,22 +6,27 @@ report what they *think* happened; the stream and the checkpointed state say wha
 module may import langchain_core (messages) but not the classifier's callers' frameworks; the
 classifier stays pure.
 
-Typical use around one turn of a router graph (e.g. the coach):
+Typical use around one turn of a router graph (e.g. the coach, whose contract lives in the coach
+package with its context reader and its result verifiers):
 
-    audit = GraphTurnAudit(thread_id=tid, contract=COACH_ROUTER_CONTRACT,
-                           intended=route(text, last), state_before=(await graph.aget_state(cfg)).values)
+    audit = GraphTurnAudit(thread_id=tid, contract=CONTRACT, state_before=await graph.aget_state(cfg))
     async for part in graph.astream(inp, cfg, stream_mode=["messages", "tasks"], version="v2"):
         audit.observe(part)
         ...
-    after = await graph.aget_state(cfg)
-    receipts = audit.receipts(after, context=..., constraints=..., owner=owner_id(user), ttl_s=...)
+    receipts = audit.record(store, await graph.aget_state(cfg), owner=owner_id(user), ttl_s=...)
+
+Independent evidence per boundary: the intended recipient is what the router node *declared*
+(its decision written to state, read from the stream), never a second run of the decision
+function; `goto` and the destination start are the nodes the stream shows ran; the sender is the
+author (`AIMessage.name`) of the last reply before the turn; the context is read from the input
+the destination actually received.
 """
 
 from __future__ import annotations
 
 import logging
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
@@ -35,7 +40,7 @@ from handoff_audit.builders import (
     utcnow,
 )
 from handoff_audit.receipt import Receipt
-from handoff_audit.verifiers import verify
+from handoff_audit.verifiers import ResultVerifier, TurnOutcome, verify
 
 log = logging.getLogger(__name__)
 
@@ -171,10 +176,14 @@ class TaskLog:
     "updates" alone is accepted as coarser evidence (which nodes ran, timed when observed);
     interrupts and triggers need "tasks" or "debug"."""
 
-    def __init__(self) -> None:
+    def __init__(self, keep_writes: Iterable[str] = (), keep_inputs: Iterable[str] = ()) -> None:
         self.tasks: dict[str, TaskRecord] = {}
         self.order: list[str] = []
         self._task_events = False
+        self._keep_writes = frozenset(keep_writes)
+        self._keep_inputs = frozenset(keep_inputs)
+        self.writes: list[tuple[str, str, Any]] = []  # (node, channel, value) of kept channels
+        self.inputs: dict[str, Mapping[str, Any]] = {}  # task id -> the state it received
 
     def observe(self, part: Any, at: datetime | None = None) -> None:
         namespace, mode, data = _split_part(part)
@@ -186,7 +195,10 @@ class TaskLog:
                 self._task(payload, _parse_time(data.get("timestamp")) or at, start=kind == "task")
         elif mode == "tasks":
             self._task(data, at, start="triggers" in data or "input" in data)
-        elif mode == "updates" and not self._task_events:
+        if mode == "updates":
+            for name, update in data.items():
+                self._keep(str(name), update.items() if isinstance(update, Mapping) else ())
+        if mode == "updates" and not self._task_events:
             # Coarser evidence when only "updates" is streamed: the node ran (no id, no triggers).
             for name in data:
                 if not str(name).startswith("__"):
@@ -201,6 +213,13 @@ class TaskLog:
             self.order.clear()
         task_id, name = str(payload.get("id")), str(payload.get("name"))
         record = self.tasks.get(task_id)
+        if start and name in self._keep_inputs and isinstance(payload.get("input"), Mapping):
+            self.inputs.setdefault(task_id, payload["input"])
+        result = payload.get("result")
+        if not start and isinstance(result, Mapping):  # v2 parts: {channel: value}
+            self._keep(name, result.items())
+        elif not start and isinstance(result, (list, tuple)):  # v1 parts: [(channel, value)]
+            self._keep(name, [w for w in result if isinstance(w, (list, tuple))])
         if start:
             if record is None or record.finished:  # a resumed node re-runs under the same id
                 self.tasks[task_id] = TaskRecord(
@@ -216,6 +235,13 @@ class TaskLog:
         record.error = bool(payload.get("error"))
         record.interrupted = bool(payload.get("interrupts"))
 
+    def _keep(self, node: str, writes: Iterable[Any]) -> None:
+        for write in writes:
+            if len(write) == 2 and write[0] in self._keep_writes:
+                entry = (node, str(write[0]), write[1])
+                if entry not in self.writes:  # "updates" and "tasks" may both report it
+                    self.writes.append(entry)
+
     def runs(self, names: Iterable[str] | None = None) -> list[TaskRecord]:
         wanted = set(names) if names is not None else None
         return [self.tasks[i] for i in self.order if wanted is None or self.tasks[i].name in wanted]
@@ -224,35 +250,51 @@ class TaskLog:
 # --- contracts and the turn audit --------------------------------------------------------------
 
 
+ContextReader = Callable[[str, Mapping[str, Any]], Mapping[str, Any]]
+
+
 @dataclass(frozen=True)
 class RouteContract:
-    """A versioned route + context contract: allowed destinations and what each must receive."""
+    """A versioned route + context contract, declared by the package that owns the graph.
+
+    - `routes`: allowed destinations; `required_context`: the keys each one must receive;
+    - `router_node` writes its decision to `decision_key` as `{"destination", "rule"}`;
+    - `control_key`: the state key naming the agent in charge; `default_agent`: a new thread's;
+    - `context_of(destination, input_state)`: the context the destination received (key → value),
+      read from the input the stream shows it got; without it, the input's own keys are used;
+    - `verifiers`: the domain's result checks (`handoff_audit.verifiers.ResultVerifier`).
+    """
 
     name: str
     routes: tuple[str, ...]
     required_context: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     control_key: str = "last_active_agent"
     default_agent: str | None = None
+    router_node: str = "router"
+    decision_key: str = "route_decision"
+    context_of: ContextReader | None = None
+    verifiers: tuple[ResultVerifier, ...] = ()
 
     def required_for(self, recipient: str | None) -> list[str]:
         return list(self.required_context.get(recipient or "", ()))
 
+    def context(self, destination: str, received: Mapping[str, Any]) -> Mapping[str, Any]:
+        return self.context_of(destination, received) if self.context_of else received
 
-COACH_ROUTER_CONTRACT = RouteContract(
-    name="coach.router/v1",
-    routes=("workout_advisor", "nutrition_advisor"),
-    required_context={
-        "workout_advisor": ("history", "goal", "constraints"),
-        "nutrition_advisor": ("history", "goal", "constraints"),
-    },
-    control_key="last_active_agent",
-    default_agent="workout_advisor",
-)
-"""The coach's router: two advisors, a new thread starts with the workout advisor."""
 
-COACH_HUMAN_CONTRACT = "coach.human/v1"
+HUMAN_CONTRACT = "graph.human/v1"
 HUMAN_REQUIRED_CONTEXT = ("prompt",)
 RESUMED_VERIFIER = "resumed_by_owner"
+DESTINATION_FINISHED = "destination_finished"
+
+
+def _decision(value: Any) -> tuple[str | None, str | None]:
+    """(destination, rule) from a router's recorded decision (a mapping or an object)."""
+    if isinstance(value, Mapping):
+        destination, rule = value.get("destination"), value.get("rule")
+    else:
+        destination, rule = getattr(value, "destination", None), getattr(value, "rule", None)
+    return (str(destination) if destination else None, str(rule) if rule else None)
 
 
 def _goto(task: TaskRecord | None) -> str | None:
@@ -300,19 +342,17 @@ class GraphTurnAudit:
         *,
         thread_id: str,
         contract: RouteContract,
-        intended: str | None,
         state_before: Any = None,
         attempt: int = 1,
         human_node: str = "human",
-        human_contract: str = COACH_HUMAN_CONTRACT,
+        human_contract: str = HUMAN_CONTRACT,
     ) -> None:
         self.thread_id = thread_id
         self.contract = contract
-        self.intended = intended
         self.attempt = attempt
         self.human_node = human_node
         self.human_contract = human_contract
-        self.log = TaskLog()
+        self.log = TaskLog(keep_writes=[contract.decision_key], keep_inputs=contract.routes)
         before = _values(state_before)
         self.messages_before = _messages(state_before)
         self.turn = turn_number(self.messages_before)
@@ -320,10 +360,10 @@ class GraphTurnAudit:
         self.control_before = before.get(contract.control_key) or (
             contract.default_agent if new_thread else None
         )
-        # Sender: who actually answered last (independent of the control variable), else the
-        # contract's start agent for a new thread, else what the state claims.
+        # Sender: who actually answered last, by the author's name on its reply (independent of
+        # the control variable); a new thread starts with the contract's start agent.
         self.sender = last_speaker(self.messages_before, contract.routes) or (
-            contract.default_agent if new_thread else self.control_before
+            contract.default_agent if new_thread else None
         )
         self.waiting_before = bool(
             getattr(state_before, "next", ()) and self.human_node in state_before.next
@@ -347,8 +387,15 @@ class GraphTurnAudit:
         )
 
     def observe(self, part: Any, at: datetime | None = None) -> None:
-        """Feed every stream part (`tasks` and/or `debug` modes are used, others ignored)."""
+        """Feed every stream part (`tasks`, `debug` and `updates` modes are read, others ignored)."""
         self.log.observe(part, at)
+
+    def decision(self) -> tuple[str | None, str | None]:
+        """(destination, rule) the router node recorded during this turn (None, None if it did not)."""
+        for node, _channel, value in reversed(self.log.writes):
+            if node == self.contract.router_node:
+                return _decision(value)
+        return None, None
 
     def resumed_wait(self) -> bool:
         """True when this run resumed a paused human node and it finished cleanly."""
@@ -362,48 +409,66 @@ class GraphTurnAudit:
         )
 
     # --- receipts ------------------------------------------------------------------------
+    def _received(self, destination: str) -> Mapping[str, Any] | None:
+        """The state the destination's first run received, from the stream (None if not seen)."""
+        for task in self.log.runs([destination]):
+            if task.id in self.log.inputs:
+                return self.log.inputs[task.id]
+        return None
+
     def route_receipt(
         self,
         state_after: Any,
         *,
-        context: Mapping[str, Any] | Iterable[str],
-        constraints: Any = None,
-        verifier_names: Iterable[str] | None = None,
+        context: Mapping[str, Any] | Iterable[str] | None = None,
         now: datetime | None = None,
     ) -> Receipt:
-        """The router → advisor handoff: route, control, tool ids, context, start, verified reply."""
+        """The router → advisor handoff: declared route vs the node that ran, control, tool ids,
+        received context, destination start, and the domain's verdict on the result.
+
+        `context` overrides what is read from the destination's input (for callers without a
+        `tasks`/`debug` stream); by default the contract reads it from that input.
+        """
         values = _values(state_after)
+        recipient, rule = self.decision()
         starts = self.log.runs(self.contract.routes)
-        destination = starts[0] if starts else None
+        first = starts[0] if starts else None
         builder = ReceiptBuilder(
             operation_id=self.operation_id,
             route_contract=self.contract.name,
             sender=self.sender,
-            recipient=self.intended,
+            recipient=recipient,
             declared_routes=list(self.contract.routes),
-            required_context_keys=self.contract.required_for(self.intended),
+            required_context_keys=self.contract.required_for(recipient),
         )
-        builder.routed(_goto(destination))
+        builder.route_rule = rule
+        builder.routed(_goto(first))
         builder.control(self.control_before, values.get(self.contract.control_key))
         produced = turn_messages(_messages(state_after))
         protocol = tool_protocol(produced)
         builder.tool(protocol.tool_call_id, protocol.tool_message_call_id)
-        builder.context(context)
-        if destination is not None:
-            builder.started(destination.name, destination.started_at, self.attempt)
-            # An advisor may run several times in a turn (advisor → tool → advisor): judge them all.
-            runs = [t for t in starts if t.name == destination.name]
+        if context is None and first is not None:
+            received = self._received(first.name)
+            context = self.contract.context(first.name, received) if received is not None else ()
+        builder.context(context or ())
+        if first is not None:
+            runs = [t for t in starts if t.name == first.name]
+            # Began useful work = a run of the destination that finished without error; a node
+            # that crashed at once was admitted but never started (the seed's "crashes immediately").
+            began = next((t for t in runs if t.finished and not t.error), None)
+            if began is not None:
+                builder.started(began.name, began.started_at, self.attempt)
             if any(t.error for t in runs):
-                builder.verified("destination_finished", False, now).complete()
+                builder.verified(DESTINATION_FINISHED, False, now).complete()
             elif all(t.finished for t in runs):
-                reply = last_reply(produced, [destination.name])
-                check = verify(
-                    message_text(reply) if reply else "",
-                    constraints,
-                    destination.name,
-                    verifier_names,
-                    now,
+                reply = last_reply(produced, [first.name])
+                outcome = TurnOutcome(
+                    destination=first.name,
+                    reply=message_text(reply) if reply else "",
+                    produced=tuple(produced),
+                    state=values,
                 )
+                check = verify(outcome, self.contract.verifiers, now)
                 if check is not None:
                     builder.result = check
                 builder.complete()
@@ -461,16 +526,13 @@ class GraphTurnAudit:
         self,
         snapshot_after: Any,
         *,
-        context: Mapping[str, Any] | Iterable[str],
-        constraints: Any = None,
+        context: Mapping[str, Any] | Iterable[str] | None = None,
         owner: str | None = None,
         ttl_s: float | None = None,
         now: datetime | None = None,
     ) -> list[Receipt]:
         """The turn's route receipt, then its waiting receipt if the graph paused for the person."""
-        out = [
-            self.route_receipt(snapshot_after, context=context, constraints=constraints, now=now)
-        ]
+        out = [self.route_receipt(snapshot_after, context=context, now=now)]
         waiting = self.waiting_receipt(snapshot_after, owner=owner, ttl_s=ttl_s, now=now)
         if waiting is not None:
             out.append(waiting)
@@ -481,8 +543,7 @@ class GraphTurnAudit:
         store: Any,
         snapshot_after: Any,
         *,
-        context: Mapping[str, Any] | Iterable[str],
-        constraints: Any = None,
+        context: Mapping[str, Any] | Iterable[str] | None = None,
         owner: str | None = None,
         ttl_s: float | None = None,
         now: datetime | None = None,
@@ -500,7 +561,6 @@ class GraphTurnAudit:
         receipts = self.receipts(
             snapshot_after,
             context=context,
-            constraints=constraints,
             owner=owner,
             ttl_s=ttl_s,
             now=now,

@@ -103,6 +103,8 @@ class Receipt(_Part):
     receipt_version: int = RECEIPT_VERSION
     operation_id: str
     route_contract: str | None = None
+    route_rule: str | None = None
+    """The rule that chose the recipient, as the router declared it (e.g. `conflict_rule`)."""
     sender: str | None = None
     recipient: str | None = None
     declared_routes: list[str] = Field(default_factory=list)
@@ -197,7 +199,7 @@ def assert_no_content(receipt: Receipt | str, forbidden: Iterable[str]) -> None:
 
     Meant for tests: pass the prompts, replies, tool arguments and secrets the run handled.
     Matching is case-insensitive on the serialised receipt, so nothing escapes via nesting.
-    Pass whole phrases: a single word like "vegetarian" legitimately occurs in a verifier name.
+    Pass whole phrases: a single common word may legitimately occur in a verifier name.
     """
     text = receipt if isinstance(receipt, str) else receipt.to_json()
     haystack = text.casefold()

@@ -1,9 +1,9 @@
 """Find *recommended* mentions of terms in a reply (EN/FR), ignoring negated or substituted ones.
 
-Why not a plain substring test: a correct vegetarian plan often says "no meat", "tofu instead of
-chicken" or "lait de soja"; a correct knee-safe plan says "avoid lunges and jumps". A mention
-counts only when no negator precedes it in the same clause (within a few words) and no
-qualifier turns it into something else ("meat-free", "plant-based milk", "noix de coco").
+Why not a plain substring test: a correct answer often says "no X", "Y instead of X" or
+"X-free"; a mention is not a recommendation. A mention counts only when no negator precedes it
+in the same clause (within a few words) and no qualifier turns it into something else ("X-free",
+"X substitute", or the domain's own `safe_before`/`safe_after` words).
 """
 
 from __future__ import annotations
@@ -64,11 +64,12 @@ _AFTER_EXCUSE = frozenset(
     words(
         """
         free substitute substitutes alternative alternatives replacement replacements
-        analogue vegetal vegetale vegetaux vegetarien vegetarienne vegan vegane vegetalien
-        vegetalienne
+        analogue
     """
     )
 )
+"""Words right after a term that make it something else ("X-free", "X substitute"); a domain
+adds its own through `Lexicon.safe_after`."""
 
 
 def fold(text: str) -> str:
@@ -84,7 +85,14 @@ def tokens(text: str) -> list[str]:
 
 
 def _term_tokens(term: str) -> tuple[str, ...]:
-    return tuple(tokens(term))
+    """Tokens of a term; a word ending in `*` is a prefix (`cacahu*` matches `cacahuetes`)."""
+    out: list[str] = []
+    for word in term.split():
+        parts = tokens(word)
+        if parts and word.endswith("*"):
+            parts[-1] += "*"
+        out += parts
+    return tuple(out)
 
 
 @dataclass(frozen=True)
@@ -98,16 +106,23 @@ class Lexicon:
     terms: tuple[tuple[str, ...], ...]
     safe_before: frozenset[str] = field(default_factory=frozenset)
     safe_after: tuple[tuple[str, ...], ...] = ()
+    negators: frozenset[str] = field(default_factory=frozenset)
+    """Domain words that, like "avoid", put the next few terms out of scope (a heading that restates an exclusion)."""
 
     @classmethod
     def of(
-        cls, terms: Iterable[str], safe_before: Iterable[str] = (), safe_after: Iterable[str] = ()
+        cls,
+        terms: Iterable[str],
+        safe_before: Iterable[str] = (),
+        safe_after: Iterable[str] = (),
+        negators: Iterable[str] = (),
     ) -> Lexicon:
         parsed = {t for t in (_term_tokens(term) for term in terms) if t}
         return cls(
             terms=tuple(sorted(parsed, key=len, reverse=True)),
             safe_before=frozenset(tok for word in safe_before for tok in tokens(word)),
             safe_after=tuple(t for t in (_term_tokens(s) for s in safe_after) if t),
+            negators=frozenset(tok for word in negators for tok in tokens(word)),
         )
 
     def __or__(self, other: Lexicon) -> Lexicon:
@@ -115,6 +130,7 @@ class Lexicon:
             terms=tuple(sorted(set(self.terms) | set(other.terms), key=len, reverse=True)),
             safe_before=self.safe_before | other.safe_before,
             safe_after=self.safe_after + other.safe_after,
+            negators=self.negators | other.negators,
         )
 
 
@@ -124,7 +140,7 @@ def _matches_at(clause: list[str], index: int, term: tuple[str, ...]) -> bool:
         return False
     for offset, part in enumerate(term):
         word = clause[index + offset]
-        if word == part:
+        if word == part or (part.endswith("*") and word.startswith(part[:-1])):
             continue
         last = offset == len(term) - 1
         if last and word in (part + "s", part + "es", part + "x"):
@@ -137,7 +153,7 @@ def recommended_mentions(text: str, lexicon: Lexicon, window: int = 4) -> list[s
     """Terms of `lexicon` that the text mentions without negating or qualifying them away.
 
     A negator opens a scope of `window` ordinary words; list connectors and the listed terms
-    themselves do not use it up ("avoid lunges, box jumps and burpees"), a contrast word or a
+    themselves do not use it up ("avoid A, B and C"), a contrast word or a
     positive instruction ("do", "ajoutez") closes it. A line ending with ':' that holds a
     negator ("Avoid:") negates the bullet lines right under it.
     """
@@ -153,7 +169,9 @@ def recommended_mentions(text: str, lexicon: Lexicon, window: int = 4) -> list[s
             clause = _TOKEN.findall(raw_clause)
             budget = window if (list_negated and is_bullet and number == 0) else 0
             found.extend(_scan_clause(clause, lexicon, budget, window))
-        if stripped.endswith(":") and any(tok in NEGATORS for tok in _TOKEN.findall(stripped)):
+        if stripped.endswith(":") and any(
+            tok in NEGATORS or tok in lexicon.negators for tok in _TOKEN.findall(stripped)
+        ):
             list_negated = True
     return found
 
@@ -178,7 +196,7 @@ def _scan_clause(clause: list[str], lexicon: Lexicon, budget: int, window: int) 
             continue
         if word in _CONTRAST:
             budget = 0
-        elif word in NEGATORS:
+        elif word in NEGATORS or word in lexicon.negators:
             budget = window
         elif word in _POSITIVE and not (index > 0 and clause[index - 1] in NEGATORS):
             budget = 0
