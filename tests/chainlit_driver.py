@@ -90,7 +90,7 @@ def app_root(workdir: Path, port: int) -> Path:
     that folder on shutdown, so instances must not share one (config and welcome page linked)."""
     root = workdir / f"app-root-{port}"
     root.mkdir(parents=True, exist_ok=True)
-    for name in (".chainlit", "chainlit.md"):
+    for name in (".chainlit", "chainlit.md", "chainlit_fr-FR.md", "public"):
         link = root / name
         if not link.exists():
             link.symlink_to(REPO_ROOT / name)

@@ -15,43 +15,12 @@ from relais.settings import get_settings
 logger = logging.getLogger(__name__)
 
 ASSISTANT = "Assistant"
-PROFILES: dict[str, tuple[str, str, str]] = {
-    # name: (module, English description, French description)
-    ASSISTANT: (
-        "chatbot.profiles.assistant",
-        "Answers from the help center; hands actions (plans, bookings) to the coach.",
-        "Répond depuis le centre d'aide ; confie les actions (plans, réservations) au coach.",
-    ),
-    "Coach": (
-        "chatbot.profiles.coach",
-        "The workout & nutrition coach, in-process, with its constraint prompts.",
-        "Le coach entraînement & nutrition, avec ses questions de contraintes.",
-    ),
-    "Debate": (
-        "chatbot.profiles.debate",
-        "Pros/Cons debate on a motion (needs a generative model).",
-        "Débat Pour/Contre sur une motion (nécessite un modèle génératif).",
-    ),
-    "Knowledge update": (
-        "chatbot.profiles.kb_update",
-        "Change a fact across the knowledge base, reviewed before publishing.",
-        "Modifier un fait dans toute la base de connaissances, relu avant publication.",
-    ),
-}
-
-STARTERS = {
-    "en": [
-        ("Pricing", "How much does the premium plan cost?"),
-        ("Freeze", "Can I freeze my membership?"),
-        ("Workout plan", "Build muscle, lose fat — suggest a workout plan"),
-        ("Privacy", "How is my health data protected?"),
-    ],
-    "fr": [
-        ("Tarifs", "Combien coûte l'abonnement de base ?"),
-        ("Suspension", "Puis-je suspendre mon abonnement ?"),
-        ("Programme", "Je veux prendre du muscle : propose-moi un programme"),
-        ("Données", "Comment mes données de santé sont-elles protégées ?"),
-    ],
+PROFILES: dict[str, str] = {
+    # name (the stable key; what a person reads is in profiles/catalog.py): module
+    ASSISTANT: "chatbot.profiles.assistant",
+    "Coach": "chatbot.profiles.coach",
+    "Debate": "chatbot.profiles.debate",
+    "Knowledge update": "chatbot.profiles.kb_update",
 }
 
 
@@ -72,6 +41,10 @@ def startup() -> None:
     edge.install(app)
     refuse_unsafe_start(settings)
     register_blob_route(lambda: getattr(data_layer(), "storage_provider", None))
+    from chatbot.ui.translations import register_translation_route
+    from relais.models import is_offline
+
+    register_translation_route(lambda: is_offline(get_settings()))  # the footer matches the engine
     register_feedback_routes()  # thumbs on one's own answers only
     from relais.tracing import setup_tracing
 
@@ -111,25 +84,22 @@ async def authenticate(username: str, password: str) -> cl.User | None:
     return None
 
 
-def _lang(language: str | None) -> str:
-    return "fr" if (language or "").lower().startswith("fr") else "en"
-
-
 def chat_profiles(language: str | None) -> list[cl.ChatProfile]:
-    lang = _lang(language)
-    return [
-        cl.ChatProfile(name=name, markdown_description=desc_fr if lang == "fr" else desc_en, default=name == ASSISTANT)
-        for name, (_, desc_en, desc_fr) in PROFILES.items()
-    ]
+    """Names, icons, welcomes and starters per profile, in the user's language (profiles/catalog.py)."""
+    from chatbot.profiles import catalog
+
+    return catalog.chat_profiles(language, get_settings())
 
 
 def starters(language: str | None) -> list[cl.Starter]:
-    return [cl.Starter(label=label, message=text) for label, text in STARTERS[_lang(language)]]
+    from chatbot.profiles import catalog
+
+    return catalog.starters_for(ASSISTANT, language)
 
 
 def _profile_module() -> Any:
     name = cl.user_session.get("chat_profile") or ASSISTANT
-    module_name = PROFILES.get(name, PROFILES[ASSISTANT])[0]
+    module_name = PROFILES.get(name, PROFILES[ASSISTANT])
     return importlib.import_module(module_name)
 
 
@@ -138,6 +108,9 @@ async def on_chat_start() -> None:
 
 
 async def on_chat_resume(thread: dict[str, Any]) -> None:
+    from chatbot.ui.titles import mark_resumed
+
+    mark_resumed(cl.user_session)
     module = _profile_module()
     resume = getattr(module, "on_chat_resume", None)
     if resume is not None:
@@ -145,6 +118,9 @@ async def on_chat_resume(thread: dict[str, Any]) -> None:
 
 
 async def on_message(message: cl.Message) -> None:
+    from chatbot.ui.titles import schedule_title
+
+    schedule_title(message.content)  # a new thread's title: first request · local time
     await _profile_module().on_message(message)
 
 

@@ -62,7 +62,11 @@ MESSAGES: Mapping[str, Mapping[str, str]] = {
             "Please try again."
         ),
         "ui.sources": "Sources:",
-        "ui.engine": "Engine: {engine}",
+        "ui.engine": "Engine: `{engine}`",
+        # tool steps ("Used <label>"); unknown tools show their own name
+        "tool.generic": "a tool",
+        "tool.workout_plan": "workout plan",
+        "tool.meal_plan": "meal plan",
         "ui.no_answer": "No answer was produced. Please rephrase your question.",
         # greetings and thanks get a short reply (chatbot.core.input_guard), not a KB search
         "smalltalk.greeting": (
@@ -121,7 +125,10 @@ MESSAGES: Mapping[str, Mapping[str, str]] = {
             "Veuillez réessayer."
         ),
         "ui.sources": "Sources :",
-        "ui.engine": "Moteur : {engine}",
+        "ui.engine": "Moteur : `{engine}`",
+        "tool.generic": "outil",
+        "tool.workout_plan": "plan d'entraînement",
+        "tool.meal_plan": "plan de repas",
         "ui.no_answer": "Aucune réponse n'a été produite. Reformulez votre question.",
         "smalltalk.greeting": (
             "Bonjour ! Posez-moi une question : je vous réponds à partir des articles du centre "

@@ -36,6 +36,8 @@ from relais.events import ModeEvent
 
 logger = logging.getLogger(__name__)
 
+COACH_AUTHOR = "Coach"  # the author of relayed answers: public/avatars/coach.svg, badge by public/relais.js
+
 
 async def on_chat_start() -> None:
     cl.user_session.set("mode", NORMAL)
@@ -161,7 +163,8 @@ async def answer(raw_question: str, interrupt_id: str | None = None) -> None:
     history: list[dict[str, str]] = cl.user_session.get("history") or []
     user = cl.user_session.get("user")
     orchestrator = get_orchestrator()
-    renderer = TurnRenderer(language, question=prepared.text, channel=COACH if mode == ALTER else HELP_CENTER)
+    renderer = TurnRenderer(language, author=COACH_AUTHOR if mode == ALTER else "Relais", question=prepared.text,
+                            channel=COACH if mode == ALTER else HELP_CENTER)
     thread_id = cl.context.session.thread_id
     turn_start = datetime.now(timezone.utc)
     audit = ForwardAudit(thread_id=thread_id, turn=len(history) // 2 + 1, session_mode=mode)
@@ -184,6 +187,7 @@ async def answer(raw_question: str, interrupt_id: str | None = None) -> None:
         ):
             if isinstance(event, ModeEvent) and event.mode == ALTER and cl.user_session.get("mode") != ALTER:
                 cl.user_session.set("mode", ALTER)
+                renderer.author = COACH_AUTHOR  # from now on the coach answers (its avatar and badge)
                 renderer.mode_label = i18n.translate(f"mode.{ALTER}", language)
                 await _persist_alter(audit)
                 await cl.Message(content=i18n.translate("handoff", language), author="Relais").send()

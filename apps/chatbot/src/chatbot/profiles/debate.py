@@ -4,7 +4,9 @@ Adapts `debate.run_debate` events to Chainlit: each inner step (draft, persona d
 thinking notes, critique verdict) is a `cl.Step`; approved arguments are messages authored
 "Pros" / "Cons"; loop-locks and the final metrics are messages. Typing `/resume` after a failed
 run continues it from its checkpoint. With no generative model configured, the profile says
-how to configure one and runs nothing.
+how to configure one and runs nothing (its welcome, in profiles/catalog.py, says it first).
+The profile's own sentences follow the user's language (EN/FR); the debate's content is the
+model's.
 """
 
 from __future__ import annotations
@@ -29,35 +31,86 @@ model_factory: ModelFactory | None = None
 RESUME_COMMANDS = {"/resume", "resume"}
 _LAST_RUN = "debate_last_run"  # user_session key: output dir of the last unfinished run
 
+TEXTS: dict[str, dict[str, str]] = {
+    "en": {
+        "needs_model": "A debate needs a generative model, and none is configured.",
+        "own_model": "You can also give the debate its own model with `DEBATE_MODEL_NAME=provider:model`.",
+        "unusable": "The debate model cannot be used: {error}",
+        "intro": (
+            "Type a motion (e.g. *Cities should ban cars*). The Pros and Cons teams will debate it "
+            "for {rounds} rounds; each argument is drafted, then goes through Persona → Thinking → "
+            "Critique until a hostile critic approves it (at most {cap} passes, then the team "
+            "forfeits the turn). The debate graph:"
+        ),
+        "nothing_to_resume": "There is no unfinished debate to resume in this chat.",
+        "type_motion": "Type the motion to debate.",
+    },
+    "fr": {
+        "needs_model": "Un débat a besoin d'un modèle génératif, et aucun n'est configuré.",
+        "own_model": "Vous pouvez aussi donner au débat son propre modèle avec `DEBATE_MODEL_NAME=provider:model`.",
+        "unusable": "Le modèle du débat est inutilisable : {error}",
+        "intro": (
+            "Saisissez une motion (par exemple *Les villes devraient interdire les voitures*). Les "
+            "équipes Pour et Contre en débattront pendant {rounds} manches ; chaque argument est "
+            "rédigé, puis passe par Persona → Réflexion → Critique jusqu'à ce qu'un critique "
+            "exigeant l'approuve (au plus {cap} passes, sinon l'équipe perd son tour). Le graphe "
+            "du débat :"
+        ),
+        "nothing_to_resume": "Il n'y a aucun débat inachevé à reprendre dans cette conversation.",
+        "type_motion": "Saisissez la motion à débattre.",
+    },
+}
+
+
+def _language(text: str = "") -> str:
+    """EN/FR from the user's text, else the browser's language."""
+    from chatbot.profiles._turn import user_language
+
+    try:
+        return user_language(text)
+    except Exception:  # no Chainlit session (embedders, tests): the text alone decides
+        from relais.language import detect_language
+
+        return detect_language(text, default="en") if text.strip() else "en"
+
+
+def _t(key: str, lang: str, **params: object) -> str:
+    template = TEXTS.get(lang, TEXTS["en"])[key]
+    return template.format(**params) if params else template
+
 
 def _factory() -> ModelFactory:
     return model_factory or chat_model  # type: ignore[return-value]
 
 
-async def _model_ready(config: DebateConfig) -> bool:
+async def _model_ready(config: DebateConfig, lang: str, *, explain: bool = True) -> bool:
     """Build the model once up front; if impossible, say why (and how to fix it) instead."""
     try:
         make_models(_factory(), config)
     except ModelNotConfigured:
-        await cl.Message(content=_how_to(), author="Debate").send()
+        if explain:
+            await cl.Message(content=_how_to(lang), author="Debate").send()
         return False
     except ModelSetupError as exc:
-        await cl.Message(content=f"The debate model cannot be used: {exc}", author="Debate").send()
+        await cl.Message(content=_t("unusable", lang, error=exc), author="Debate").send()
         return False
     return True
 
 
-def _how_to() -> str:
-    return (
-        "A debate needs a generative model, and none is configured.\n\n"
-        f"{ModelNotConfigured.HOW_TO}\n\n"
-        "You can also give the debate its own model with DEBATE_MODEL_NAME=provider:model."
-    )
+def _how_to(lang: str = "en") -> str:
+    """The configuration hint as markdown: names and `provider:model` values in code spans
+    (elsewhere Chainlit's markdown reads `:model` as a directive and drops it)."""
+    from chatbot.profiles.catalog import model_hint
+
+    return f"{_t('needs_model', lang)}\n\n{model_hint(lang)}\n\n{_t('own_model', lang)}"
 
 
 async def on_chat_start() -> None:
     config = DebateConfig.load()
-    if not await _model_ready(config):
+    lang = _language()
+    # without a model the profile's welcome already says how to configure one: the empty chat
+    # keeps showing it instead of a message
+    if not await _model_ready(config, lang, explain=False):
         return
     graph = cl.Text(
         name="debate-graph.mmd",
@@ -66,13 +119,7 @@ async def on_chat_start() -> None:
         display="inline",
     )
     await cl.Message(
-        content=(
-            "Type a motion (e.g. *Cities should ban cars*). The Pros and Cons teams will debate "
-            f"it for {config.rounds} rounds; each argument is drafted, then goes through Persona → "
-            "Thinking → Critique until a hostile critic approves it (at most "
-            f"{config.refinement_cap} passes, then the "
-            "team forfeits the turn). The debate graph:"
-        ),
+        content=_t("intro", lang, rounds=config.rounds, cap=config.refinement_cap),
         author="Debate",
         elements=[graph],
     ).send()
@@ -81,18 +128,17 @@ async def on_chat_start() -> None:
 async def on_message(message: cl.Message) -> None:
     text = (message.content or "").strip()
     config = DebateConfig.load()
-    if not await _model_ready(config):
+    lang = _language(text)
+    if not await _model_ready(config, lang):
         return
     if text.lower() in RESUME_COMMANDS:
         last = cl.user_session.get(_LAST_RUN)
         if not last:
-            await cl.Message(
-                content="There is no unfinished debate to resume in this chat.", author="Debate"
-            ).send()
+            await cl.Message(content=_t("nothing_to_resume", lang), author="Debate").send()
             return
         stream = run_debate(None, out_dir=Path(last), model_factory=_factory(), resume=True)
     elif not text:
-        await cl.Message(content="Type the motion to debate.", author="Debate").send()
+        await cl.Message(content=_t("type_motion", lang), author="Debate").send()
         return
     else:
         stream = run_debate(
@@ -101,7 +147,7 @@ async def on_message(message: cl.Message) -> None:
     try:
         await _render(stream)
     except ModelNotConfigured:
-        await cl.Message(content=_how_to(), author="Debate").send()
+        await cl.Message(content=_how_to(lang), author="Debate").send()
     except (RunError, ModelSetupError) as exc:
         await cl.Message(content=str(exc), author="Debate").send()
     finally:

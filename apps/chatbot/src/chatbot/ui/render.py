@@ -30,6 +30,12 @@ from relais.events import (
 )
 
 
+def tool_label(name: str | None, language: str) -> str:
+    """A tool step's name in the user's language ("Used workout plan" / "Étape : plan d'entraînement")."""
+    label = i18n.translate(f"tool.{name or 'generic'}", language)
+    return label if not label.startswith("tool.") else (name or "tool").replace("_", " ")
+
+
 async def send_tool_step(name: str, output: str) -> None:
     """A finished tool step, sent and stored once with its output. (`async with cl.Step` stores it
     empty, then updates it: two racing writes, and a resumed thread showed the step empty and
@@ -75,7 +81,7 @@ class TurnRenderer:
             self.text += event.text
             await message.stream_token(event.text)
         elif isinstance(event, ToolCallEvent):
-            await send_tool_step(event.name or "tool", event.message)
+            await send_tool_step(tool_label(event.name, self.language), event.message)
         elif isinstance(event, SourcesEvent):
             self.sources = list(event.sources)
             await self._attach_sources(event.sources)
@@ -133,9 +139,11 @@ class TurnRenderer:
         return self
 
 
-def pending_prompt(event: InterruptEvent, language: str = "en") -> PendingPrompt:
-    """The prompt of an interrupt event, keyed by its interrupt id (one click, one resume)."""
-    return PendingPrompt(event.interrupt_id, event.prompt, list(event.choices), language=language, kind=event.kind)
+def pending_prompt(event: InterruptEvent, language: str = "en", author: str = "Coach") -> PendingPrompt:
+    """The prompt of an interrupt event, keyed by its interrupt id (one click, one resume).
+    Only the agent interrupts, so the prompt is the coach's (its avatar and badge)."""
+    return PendingPrompt(event.interrupt_id, event.prompt, list(event.choices), language=language, kind=event.kind,
+                         author=author)
 
 
 async def send_interrupt_prompt(event: InterruptEvent, language: str = "en") -> None:

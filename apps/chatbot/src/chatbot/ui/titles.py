@@ -1,0 +1,99 @@
+"""Thread titles that tell threads apart in the sidebar.
+
+Chainlit names a thread after its first message, whole: two threads that start with the same
+request look identical, and a long request is cut by the sidebar before anything that differs.
+Relais renames a new thread to the start of its first request (cut at a word, short enough for
+the sidebar) followed by the local time it was started ("Build me a 3-day workout… · 14:05").
+The time zone is the browser's (cookie `relais_tz`, set by public/relais.js), else UTC.
+A thread the user renamed, or a resumed one, keeps its name.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import re
+from datetime import datetime, timezone
+from http.cookies import SimpleCookie
+from typing import Any
+from urllib.parse import unquote
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+logger = logging.getLogger(__name__)
+
+TZ_COOKIE = "relais_tz"
+MAX_REQUEST_CHARS = 28  # what the default sidebar shows with the time beside it
+_TITLED = "relais_thread_titled"  # user-session flag
+_tasks: set[asyncio.Task[Any]] = set()
+
+
+def shorten(text: str, limit: int = MAX_REQUEST_CHARS) -> str:
+    """The text on one line, cut at a word boundary within `limit` characters (… when cut)."""
+    line = re.sub(r"\s+", " ", text).strip()
+    if len(line) <= limit:
+        return line
+    cut = line[: limit + 1].rsplit(" ", 1)[0] if " " in line[: limit + 1] else line[:limit]
+    return cut.rstrip(" ,;:.-—") + "…"
+
+
+def zone_from_cookie(cookie_header: str | None) -> ZoneInfo | None:
+    if not cookie_header:
+        return None
+    try:
+        morsel = SimpleCookie(cookie_header).get(TZ_COOKIE)
+        return ZoneInfo(unquote(morsel.value)) if morsel else None
+    except (ZoneInfoNotFoundError, ValueError, KeyError):
+        return None
+
+
+def thread_title(first_request: str, started: datetime, zone: ZoneInfo | None = None) -> str:
+    """`<first request, shortened> · HH:MM` (local time; `HH:MM UTC` without a known zone)."""
+    when = started.astimezone(zone).strftime("%H:%M") if zone else started.astimezone(timezone.utc).strftime("%H:%M UTC")
+    request = shorten(first_request) or "…"
+    return f"{request} · {when}"
+
+
+def mark_resumed(session: Any) -> None:
+    """A resumed thread keeps its name."""
+    session.set(_TITLED, True)
+
+
+def schedule_title(first_request: str) -> None:
+    """On a thread's first message: rename it in the background once Chainlit has named it."""
+    import chainlit as cl
+
+    if cl.user_session.get(_TITLED):
+        return
+    cl.user_session.set(_TITLED, True)
+    session = cl.context.session
+    zone = zone_from_cookie((getattr(session, "environ", None) or {}).get("HTTP_COOKIE"))
+    title = thread_title(first_request, datetime.now(timezone.utc), zone)
+    task = asyncio.create_task(_rename(session.thread_id, first_request, title))
+    _tasks.add(task)
+    task.add_done_callback(_tasks.discard)
+
+
+async def _rename(thread_id: str, first_request: str, title: str, wait_s: float = 10.0) -> None:
+    """Wait until Chainlit has named the thread after the message, then rename it and tell the
+    page (a `first_interaction` event makes the sidebar read the thread list again)."""
+    from chainlit.context import context
+    from chainlit.data import get_data_layer
+
+    layer = get_data_layer()
+    if layer is None:
+        return
+    try:
+        for _ in range(int(wait_s / 0.2)):
+            thread = await layer.get_thread(thread_id)
+            name = (thread or {}).get("name")
+            if name is not None:
+                break
+            await asyncio.sleep(0.2)
+        else:
+            return
+        if name.strip() != first_request.strip():  # renamed by the user meanwhile: keep it
+            return
+        await layer.update_thread(thread_id, name=title)
+        await context.emitter.emit("first_interaction", {"interaction": title, "thread_id": thread_id})
+    except Exception:  # a title is never worth a failed turn
+        logger.exception("could not rename thread %s", thread_id)

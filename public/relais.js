@@ -1,0 +1,87 @@
+/* Relais: what Chainlit 2.12 has no setting for (loaded by [UI] custom_js).
+ * - long user messages fold in their bubble, with "Show more / Show less";
+ * - answers written by the coach carry a "Coach" badge, and the header says the coach answers;
+ * - the browser's time zone goes to the server in a cookie, for thread titles.
+ * Texts follow the browser's language, like Chainlit's own translations. */
+(function () {
+  "use strict";
+  var fr = (navigator.language || "").toLowerCase().indexOf("fr") === 0;
+  var T = fr
+    ? { more: "Afficher plus", less: "Afficher moins", coach: "Coach", answering: "Le coach vous répond" }
+    : { more: "Show more", less: "Show less", coach: "Coach", answering: "The coach is answering" };
+  var FOLD_PX = 320; // a bubble taller than this (and by a margin) folds
+  var COACH_ALT = "Avatar for Coach"; // Chainlit's alt text of an author's avatar
+
+  try {
+    var tz = Intl.DateTimeFormat().resolvedOptions().timeZone;
+    if (tz) document.cookie = "relais_tz=" + encodeURIComponent(tz) + "; path=/; SameSite=Lax";
+  } catch (e) { /* no time zone: titles use UTC */ }
+
+  function foldLongMessages() {
+    var contents = document.querySelectorAll('[data-step-type="user_message"] .message-content');
+    for (var i = 0; i < contents.length; i++) {
+      var el = contents[i];
+      if (el.dataset.relaisFold || el.scrollHeight < FOLD_PX * 1.3) continue;
+      el.dataset.relaisFold = "1";
+      el.classList.add("relais-collapsed");
+      var button = document.createElement("button");
+      button.type = "button";
+      button.className = "relais-toggle";
+      button.textContent = T.more;
+      button.setAttribute("aria-expanded", "false");
+      button.addEventListener("click", (function (content, btn) {
+        return function () {
+          var folded = content.classList.toggle("relais-collapsed");
+          btn.textContent = folded ? T.more : T.less;
+          btn.setAttribute("aria-expanded", String(!folded));
+        };
+      })(el, button));
+      el.parentNode.insertBefore(button, el.nextSibling);
+    }
+  }
+
+  function badge(text, id) {
+    var span = document.createElement("span");
+    span.className = "relais-badge";
+    if (id) span.id = id;
+    span.textContent = text;
+    return span;
+  }
+
+  function markCoachAnswers() {
+    var steps = document.querySelectorAll('[data-step-type="assistant_message"]');
+    var lastByCoach = false;
+    for (var i = 0; i < steps.length; i++) {
+      var step = steps[i];
+      var avatar = step.querySelector(".ai-message img[alt]");
+      if (!avatar) continue; // not loaded yet: the next mutation comes back here
+      var byCoach = avatar.getAttribute("alt") === COACH_ALT;
+      lastByCoach = byCoach;
+      if (!byCoach || step.dataset.relaisCoach) continue;
+      step.dataset.relaisCoach = "1";
+      var content = step.querySelector(".message-content");
+      if (content && content.parentNode) {
+        var label = badge(T.coach);
+        label.classList.add("relais-coach-label");
+        content.parentNode.insertBefore(label, content);
+      }
+    }
+    var header = document.getElementById("header");
+    var current = document.getElementById("relais-header-badge");
+    if (lastByCoach && header && !current) {
+      var anchor = header.firstElementChild || header;
+      anchor.appendChild(badge(T.answering, "relais-header-badge"));
+    } else if (!lastByCoach && current) {
+      current.remove();
+    }
+  }
+
+  var scheduled = false;
+  function update() {
+    scheduled = false;
+    try { foldLongMessages(); markCoachAnswers(); } catch (e) { /* never break the chat */ }
+  }
+  new MutationObserver(function () {
+    if (!scheduled) { scheduled = true; window.requestAnimationFrame(update); }
+  }).observe(document.documentElement, { childList: true, subtree: true, attributes: true, attributeFilter: ["alt", "src"] });
+})();
