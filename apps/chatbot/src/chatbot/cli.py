@@ -5,7 +5,7 @@ from __future__ import annotations
 import typer
 
 from chatbot.commands import ask_command, classify_command, eval_intent_command, run_command
-from chatbot.ops_commands import hash_password_command
+from chatbot.ops_commands import doctor_command, hash_password_command
 from chatbot.feedback_cli import feedback_app
 from coach.cli import agent_app, coach_app, eval_router_command
 from debate.cli import debate_command
@@ -26,6 +26,7 @@ app.command("ask")(ask_command)
 app.command("classify")(classify_command)
 app.command("run")(run_command)
 app.command("hash-password")(hash_password_command)
+app.command("doctor")(doctor_command)
 app.command("debate")(debate_command)
 app.command("kb-update")(kb_update_command)
 app.add_typer(coach_app, name="coach")

@@ -14,3 +14,18 @@ def hash_password_command(
 
     password = typer.prompt("Password", hide_input=True, confirmation_prompt=True)
     typer.echo(f"{username}:{hash_password(password, method)}")
+
+
+def doctor_command(
+    as_json: bool = typer.Option(False, "--json", help="Machine-readable output."),
+    host: str = typer.Option(None, help="The address the app listens on (default APP_HOST)."),
+    quick: bool = typer.Option(False, help="The app's start checks only (no store opening, no encoder load, no agent)."),
+) -> None:
+    """Check what a deployment depends on; one line per check with a fix. Exit 1 if any fails."""
+    from chatbot.doctor import report, run_checks
+    from relais.settings import get_settings
+
+    settings = get_settings()
+    checks = run_checks(settings, host or settings.app_host, at_start=quick)
+    typer.echo(report(checks, as_json))
+    raise typer.Exit(1 if any(c.status == "fail" for c in checks) else 0)
