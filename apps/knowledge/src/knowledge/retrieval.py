@@ -36,6 +36,7 @@ from relais.settings import Settings, get_settings
 
 from knowledge.calibration import REFERENCE_SENTENCES, baseline_similarity
 from knowledge.chunking import Chunk
+from knowledge.cross_language import CrossLanguageIndex, document_languages, needs_cross_index
 from knowledge.encoder_choice import resolve_model
 from knowledge.fusion import convex_combination, reciprocal_rank_fusion
 from knowledge.language import detect_language
@@ -157,6 +158,7 @@ class KnowledgeBase:
         self.settings = settings or get_settings()
         self.embedder_is_auto = embedder is None and self.settings.relais_embedding_model == AUTO
         client = chroma_client(self.settings) if store is None else None  # one client for both steps
+        self._client = client
         self.embedder = embedder or get_embedder(resolve_model(self.settings, client))
         self.store = store or open_store(self.settings, self.embedder.name, self.embedder.dim, client=client)
         self.config = config or RetrievalConfig.from_settings(self.settings)
@@ -164,6 +166,7 @@ class KnowledgeBase:
         self._lexical: LexicalIndex | None = None
         self._payloads: dict[str, dict[str, Any]] = {}
         self._shared_titles: set[str] = set()
+        self._cross: CrossLanguageIndex | None = None
         self._stamp: float | None = None
         self._lock = threading.Lock()
 
@@ -195,6 +198,28 @@ class KnowledgeBase:
         self._shared_titles = shared_titles(self._payloads.values())
         self._lexical, self._stamp = index, stamp
 
+    @property
+    def cross(self) -> CrossLanguageIndex | None:
+        """The multilingual twin index, when people may ask in a language the encoder does not
+        read (`knowledge.cross_language`); None otherwise, or for a store given by the caller."""
+        if self._client is None or not needs_cross_index(self.settings, self.embedder.name, self.document_languages()):
+            return None
+        if self._cross is None:
+            self._cross = CrossLanguageIndex(self.settings, client=self._client)
+        return self._cross
+
+    def document_languages(self) -> set[str]:
+        """The languages a real share of the indexed chunks is written in."""
+        index = self.lexical() if self.store.count() else None
+        return document_languages((index.extras.get("centroids") if index else None) or {})
+
+    def _cross_for(self, query: str) -> CrossLanguageIndex | None:
+        """The cross index if `query` is in none of the documents' languages, else None."""
+        cross = self.cross
+        if cross is None or cross.count() == 0:
+            return None
+        return None if detect_language(query) in self.document_languages() else cross
+
     def citation_title(self, payload: dict[str, Any]) -> str:
         """The title a citation shows: a title that several documents share gets the section
         path ("Overview — Periodic jobs") or, without one, its folder ("Overview (api)")."""
@@ -223,6 +248,30 @@ class KnowledgeBase:
             return None
         return self.refresh_lexical()
 
+    # --- whole documents (the answer composer follows "Read X" pointers) ------------------
+    def _by_source(self) -> dict[str, list[dict[str, Any]]]:
+        index = self.lexical()
+        cached = getattr(self, "_source_index", None)
+        if cached is not None and cached[0] is index:
+            return cached[1]
+        grouped: dict[str, list[dict[str, Any]]] = {}
+        for payload in self._payloads.values():
+            grouped.setdefault(payload["source"], []).append(payload)
+        for chunks in grouped.values():
+            chunks.sort(key=lambda p: p["chunk_index"])
+        self._source_index = (index, grouped)
+        return grouped
+
+    def source_chunks(self, source: str) -> list[Hit]:
+        """Every chunk of one document, in order (empty when the base does not hold it)."""
+        return [Hit(p["text"], p["source"], p["title"], p["section"], p["chunk_index"], 0.0, None, None, p["id"])
+                for p in self._by_source().get(source, [])]
+
+    def source_titles(self) -> dict[str, str]:
+        """Document title → source path (a pointer may name an article without linking it)."""
+        return {chunks[0]["title"].strip().lower(): source for source, chunks in self._by_source().items()
+                if chunks and chunks[0]["title"]}
+
     # --- search ----------------------------------------------------------------------------
     def is_empty(self) -> bool:
         return self.store.count() == 0
@@ -250,17 +299,19 @@ class KnowledgeBase:
         dense: dict[str, float] = {}
         lexical: dict[str, float] = {}
         qvec: np.ndarray | None = None
+        cross = self._cross_for(query) if mode in ("dense", "hybrid") else None
+        space = cross.store if cross is not None else self.store  # the vectors qvec compares with
         if mode in ("dense", "hybrid"):
-            with tracing.span("dense"):
-                qvec = self.embedder.embed_query(query)
-                dense = self._dense(qvec, depth, key, payloads)
+            with tracing.span("dense", cross_language=cross is not None):
+                qvec = cross.embed_query(query) if cross is not None else self.embedder.embed_query(query)
+                dense = self._dense(qvec, depth, key, payloads, space)
         if mode in ("bm25", "hybrid"):
             with tracing.span("bm25"):
                 lexical = self._lexical_hits(query, depth, key, payloads)
         with tracing.span("fusion", mode=mode):
             fused = self._fuse(mode, dense, lexical)
         cosines = dict(dense)  # the question's own cosine, for the relevance bar
-        if mode == "hybrid" and cfg.feedback_docs > 0 and fused and qvec is not None:
+        if mode == "hybrid" and cfg.feedback_docs > 0 and fused and qvec is not None and cross is None:
             dense, lexical = self._feedback(query, qvec, fused, dense, lexical, depth, key, payloads)
             fused = self._fuse(mode, dense, lexical)
             cosines = {k: v for k, v in cosines.items() if k in fused}
@@ -268,8 +319,8 @@ class KnowledgeBase:
         ranked = sorted(fused, key=lambda k: fused[k], reverse=True)
         if qvec is not None and min_score > 0:
             ranked = ranked[: top_k * 3]
-            self._fill_dense_scores(qvec, ranked, payloads, cosines)
-            bar = self._baseline(query, qvec) + cfg.min_margin
+            self._fill_dense_scores(qvec, ranked, payloads, cosines, space)
+            bar = cross.bar(qvec, cfg.min_margin) if cross is not None else self._baseline(query, qvec) + cfg.min_margin
             ranked = [k for k in ranked if self._relevant(query, cosines.get(k, -1.0), payloads[k], min_score, bar)]
         hits: list[Hit] = []
         for k in ranked[:top_k]:
@@ -279,10 +330,10 @@ class KnowledgeBase:
         return hits
 
     def _dense(self, qvec: np.ndarray, depth: int, key: Callable[[dict[str, Any]], str],
-               payloads: dict[str, dict[str, Any]]) -> dict[str, float]:
-        """Fusion key → best cosine among the `depth` nearest chunks."""
+               payloads: dict[str, dict[str, Any]], store: ChromaStore | None = None) -> dict[str, float]:
+        """Fusion key → best cosine among the `depth` nearest chunks (of `store`, default the main one)."""
         scores: dict[str, float] = {}
-        for hit in self.store.query(qvec, depth):
+        for hit in (store or self.store).query(qvec, depth):
             payload = _chunk_payload(hit.id, hit.document, hit.metadata)
             k = key(payload)
             if k not in scores:
@@ -367,10 +418,11 @@ class KnowledgeBase:
         return index is not None and index.coverage(query, chunk.index_text, chunk.language) >= self.config.min_coverage
 
     def _fill_dense_scores(self, qvec: np.ndarray, keys: list[str],
-                           payloads: dict[str, dict[str, Any]], dense: dict[str, float]) -> None:
+                           payloads: dict[str, dict[str, Any]], dense: dict[str, float],
+                           store: ChromaStore | None = None) -> None:
         """Cosine for lexical-only candidates, so the relevance bar applies to every hit."""
         missing = {payloads[k]["id"]: k for k in keys if k not in dense}
-        for chunk_id, vector in self.store.embeddings(list(missing)).items():
+        for chunk_id, vector in (store or self.store).embeddings(list(missing)).items():
             dense[missing[chunk_id]] = float(np.dot(vector, qvec))
 
 

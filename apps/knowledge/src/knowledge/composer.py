@@ -1,0 +1,278 @@
+"""The offline answer composer: from retrieved passages, an answer a person can use.
+
+Steps, per question (no model; a few ms plus one question encoding):
+1. cut each passage into quotable units (`knowledge.passage_units`): sentences, table rows read
+   with their header, list items and whole lists, whole code blocks;
+2. follow "Read X" / "See X" / "Lisez X" pointers: the pointer is never quoted, the linked
+   article's units join the candidates (a pointer names where the answer is);
+3. score every unit against the question: encoder cosine of "heading: unit" (cached by content),
+   share of the question's words it holds, retrieval rank; a how-to question prefers a numbered
+   list or a code block;
+4. keep the best few (≥ `KEEP_RATIO` of the best score, no near-duplicates), in document order;
+5. render: a sentence opening on a pronoun carries the sentence before it (or the section's name),
+   a list item its introducing sentence, a list stays a list, a code block stays fenced and whole;
+   a yes/no question gets "Yes."/"No." first when the answer's polarity is clear; citations [n].
+Below the relevance bar (best cosine < `MIN_SENTENCE_SIMILARITY`) the answer is an honest
+"not found", in the question's language.
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from knowledge.embedding_cache import embed_texts
+from knowledge.fragments import _POINTER as POINTER
+from knowledge.fragments import _dangling as opens_on_pronoun
+from knowledge.language import detect_language
+from knowledge.lexical import analyse_query
+from knowledge.passage_units import Unit, capitalise, units_of
+from knowledge.question_kind import HOWTO, NO, YES, YESNO, polarity, question_kind
+from knowledge.retrieval import Hit
+
+MIN_SENTENCE_SIMILARITY = 0.30  # MiniLM cosine: below this a unit does not answer
+KEEP_RATIO = 0.80  # keep units scoring at least this share of the best one
+BLOCK_BONUS = 0.08  # a how-to question prefers steps or code
+YESNO_RATIO = 0.70  # a yes/no is read from a unit scoring at least this share of the best
+MAX_POINTERS = 3  # linked articles followed per answer
+_META = re.compile(r"^(?:this article|cet article|voici|here is how|these articles|ces articles)\b", re.IGNORECASE)
+_INLINE_POINTER = re.compile(
+    r"\s*\((?:see|read|voir|lisez|consultez|details in)\b[^)]*\)|"
+    r"[:;,]\s*(?:see|read|voir|lisez|consultez)\s+[^.;]*(?=[.;]|$)", re.IGNORECASE)
+
+
+@dataclass
+class Composed:
+    text: str
+    sources: list[Hit] = field(default_factory=list)
+    found: bool = False
+
+
+@dataclass
+class _Candidate:
+    unit: Unit
+    hit: Hit
+    rank: float
+    order: int  # the unit's position among its passage's units
+    siblings: list[Unit]
+    score: float = 0.0
+    similarity: float = 0.0
+    overlap: float = 0.0
+    deciding: bool = False
+
+
+def _strip_pointers(text: str) -> str:
+    cleaned = _INLINE_POINTER.sub("", text).strip()
+    if cleaned != text.strip() and cleaned and not re.search(r"[.!?…:]$", cleaned):
+        cleaned += "."
+    return cleaned
+
+
+def _is_pointer(unit: Unit) -> bool:
+    return unit.kind in ("sentence", "item") and bool(POINTER.match(unit.text.lstrip("(- ")))
+
+
+def _usable(unit: Unit) -> bool:
+    if unit.kind == "sentence":
+        text = unit.text
+        return (len(text) >= 12 and len(text.split()) >= 3 and not text.endswith("?")
+                and not text[:1].islower() and not _META.match(text) and not _is_pointer(unit))
+    if unit.kind == "item":
+        return len(unit.text.split()) >= 2 and not _is_pointer(unit)
+    return True
+
+
+def _resolve(target: str, label: str, hit: Hit, kb: Any) -> str | None:
+    """The source path a pointer names (a relative link, or an article title)."""
+    if target and not re.match(r"^[a-z]+://|^mailto:", target, re.IGNORECASE):
+        path = target.split("#")[0]
+        if path:
+            return posixpath.normpath(posixpath.join(posixpath.dirname(hit.source), path))
+    return kb.source_titles().get(label.strip().lower()) if kb is not None else None
+
+
+def _pointer_targets(hits: list[Hit], kb: Any) -> list[tuple[str, float]]:
+    """(source, rank) of the articles that pointer sentences of the hits send to."""
+    if kb is None or not hasattr(kb, "source_chunks"):
+        return []
+    have = {h.source for h in hits}
+    targets: list[tuple[str, float]] = []
+    for rank, hit in enumerate(hits):
+        for unit in units_of(hit.text):
+            if unit.kind not in ("sentence", "item") or not (_is_pointer(unit) or _INLINE_POINTER.search(unit.text)):
+                continue
+            links = unit.links or [(m, "") for m in re.findall(r"(?:read|see|lisez|voir)\s+([^.;()]+)", unit.text,
+                                                                 re.IGNORECASE)]
+            for label, target in links:
+                source = _resolve(target, label, hit, kb)
+                if source and source not in have and all(s != source for s, _ in targets):
+                    targets.append((source, rank + 0.5))
+    return targets[:MAX_POINTERS]
+
+
+def _candidates(hits: list[Hit], kb: Any) -> list[_Candidate]:
+    passages: list[tuple[Hit, float]] = [(h, float(r)) for r, h in enumerate(hits)]
+    for source, rank in _pointer_targets(hits, kb):
+        passages += [(chunk, rank) for chunk in kb.source_chunks(source)]
+    seen: set[str] = set()
+    out: list[_Candidate] = []
+    for hit, rank in passages:
+        units = units_of(hit.text)
+        for order, unit in enumerate(units):
+            if unit.kind in ("sentence", "item", "row"):
+                unit.text = _strip_pointers(unit.text)
+            key = unit.text.lower()
+            if not _usable(unit) or key in seen:
+                continue
+            seen.add(key)
+            out.append(_Candidate(unit, hit, rank, order, units))
+    return out
+
+
+def _embed_text(c: _Candidate) -> str:
+    unit = c.unit
+    body = unit.text if unit.kind != "code" else unit.text[:600]
+    if unit.lead and unit.kind != "sentence":
+        body = f"{unit.lead} {body}"
+    return f"{c.hit.heading}: {body}" if c.hit.heading else body
+
+
+def _antecedent(c: _Candidate) -> str:
+    """The text a pronoun-initial sentence needs before it (previous sentences, or the section)."""
+    chain: list[str] = []
+    unit = c.unit
+    by_text = {u.text: u for u in c.siblings if u.kind == "sentence"}
+    while opens_on_pronoun(unit.text) and len(chain) < 2:
+        previous = by_text.get(unit.previous) if unit.previous else None
+        if previous is None:
+            break
+        chain.insert(0, previous.text)
+        unit = previous
+    if chain and not opens_on_pronoun(chain[0]):
+        return " ".join(chain)
+    subject = c.hit.section.split(" > ")[-1] if c.hit.section else c.hit.title
+    return f"{subject}:" if subject else ""
+
+
+def _render(c: _Candidate, quoted: set[str]) -> str:
+    """`quoted`: texts of the units already in the answer before this one (same passage)."""
+    unit = c.unit
+    if unit.kind == "sentence":
+        if opens_on_pronoun(unit.text) and unit.previous not in quoted:
+            before = _antecedent(c)
+            text = unit.text
+            if before.endswith(":"):
+                text = text[:1].lower() + text[1:]
+            return f"{before} {text}".strip()
+        return unit.text
+    if unit.kind == "row":
+        return unit.text
+    if unit.kind == "item":
+        if unit.lead:
+            return f"{unit.lead}\n- {unit.text}"
+        text = unit.text
+        return text if re.search(r"[.!?…]$", text) else f"{text}."
+    lead = unit.lead or (f"{c.hit.section.split(' > ')[-1] or c.hit.title}:" if (c.hit.section or c.hit.title) else "")
+    if unit.kind == "list":
+        return f"{lead}\n{unit.text}" if lead else unit.text
+    return f"{lead}\n\n{unit.text}" if lead else unit.text  # code: the whole fenced block
+
+
+def _is_block(c: _Candidate) -> bool:
+    return c.unit.kind in ("list", "code") or (c.unit.kind == "item" and bool(c.unit.lead))
+
+
+def compose(question: str, hits: list[Hit], embedder: Any, cache_dir: Path, *, kb: Any = None,
+            max_units: int = 3, not_found: str = "") -> Composed:
+    """The answer to `question` from `hits` (see the module doc)."""
+    candidates = _candidates(hits, kb)
+    if not candidates:
+        return Composed(not_found)
+    kind = question_kind(question)
+    qvec = embedder.embed_query(question)
+    vectors = embed_texts(embedder, [_embed_text(c) for c in candidates], cache_dir)
+    similarity = vectors @ qvec
+    languages = ["en", "fr"]
+    q_terms = set(analyse_query(question, languages))
+    for c, sim in zip(candidates, similarity):
+        terms = set(analyse_query(_embed_text(c), languages))
+        overlap = len(q_terms & terms) / len(q_terms) if q_terms else 0.0
+        c.similarity, c.overlap = float(sim), overlap
+        c.score = float(sim) + 0.15 * overlap + 0.05 / (1 + c.rank)
+        if kind == HOWTO and (c.unit.kind == "code" or (c.unit.kind == "list" and c.unit.numbered)):
+            c.score += BLOCK_BONUS
+        elif c.unit.kind in ("list", "code"):
+            c.score -= 0.03  # a whole block answers a narrow question only when it clearly wins
+    order = np.argsort([-c.score for c in candidates])
+    best = candidates[order[0]]
+    top_similarity = max(c.similarity for c in candidates if c.unit.kind != "code")
+    if top_similarity < MIN_SENTENCE_SIMILARITY and best.score < MIN_SENTENCE_SIMILARITY + 0.1:
+        return Composed(not_found)
+
+    chosen: list[int] = []
+    budget = max_units
+    for i in order:
+        c = candidates[i]
+        if len(chosen) >= budget or c.score < KEEP_RATIO * best.score:
+            break
+        if any(float(vectors[i] @ vectors[j]) > 0.9 for j in chosen):
+            continue  # near-duplicate of a unit already kept
+        if any(_overlaps(c, candidates[j]) for j in chosen):
+            continue
+        chosen.append(int(i))
+        if _is_block(c):
+            budget = min(budget, 2)
+    if kind == YESNO:  # the unit that says yes or no: most of the question's words, near the top
+        pool = [int(i) for i in order if candidates[i].score >= YESNO_RATIO * best.score
+                and candidates[i].unit.kind in ("sentence", "row", "item")]
+        if pool:
+            deciding = max(pool, key=lambda i: (round(candidates[i].overlap, 3), candidates[i].score))
+            if deciding not in chosen and not any(_overlaps(candidates[deciding], candidates[j]) for j in chosen):
+                chosen = chosen[: max(budget - 1, 1)] + [deciding]
+            candidates[deciding].deciding = True
+    return _assemble(question, kind, [candidates[i] for i in chosen])
+
+
+def _overlaps(a: _Candidate, b: _Candidate) -> bool:
+    """The same block quoted twice (an item and its whole list, a sentence and its antecedent)."""
+    same_passage = a.hit.source == b.hit.source and a.hit.chunk_index == b.hit.chunk_index
+    if not same_passage:
+        return a.hit.source == b.hit.source and a.unit.text == b.unit.text
+    return a.unit.block == b.unit.block and "list" in (a.unit.kind, b.unit.kind)
+
+
+def _assemble(question: str, kind: str, chosen: list[_Candidate]) -> Composed:
+    language = detect_language(question)
+    prefix = ""
+    deciding = [c for c in chosen if c.deciding]
+    if kind == YESNO and deciding:
+        answer = polarity(question, deciding[0].unit.text)
+        prefix = {"yes": YES, "no": NO}.get(answer or "", {}).get(language, "")
+    source_rank: dict[str, float] = {}
+    for c in sorted(chosen, key=lambda c: c.rank):
+        source_rank.setdefault(c.hit.source, len(source_rank))
+    chosen.sort(key=lambda c: (source_rank[c.hit.source], c.hit.chunk_index, c.order))
+    sources: list[Hit] = []
+    parts: list[tuple[str, bool]] = []
+    quoted: set[str] = set()
+    for c in chosen:
+        number = next((n for n, s in enumerate(sources, 1) if s.source == c.hit.source), 0)
+        if not number:
+            sources.append(c.hit)
+            number = len(sources)
+        rendered = _render(c, quoted)
+        quoted.add(c.unit.text)
+        block = "\n" in rendered
+        parts.append((f"{rendered}\n[{number}]" if c.unit.kind == "code" else f"{rendered} [{number}]", block))
+    text = ""
+    for i, (part, block) in enumerate(parts):
+        joiner = "\n\n" if block or (i and parts[i - 1][1]) else " "
+        text = f"{text}{joiner}{part}" if text else part
+    if prefix:
+        text = f"{prefix} {capitalise(text)}" if not parts[0][1] else f"{prefix}\n\n{text}"
+    return Composed(text, sources, True)

@@ -1,0 +1,82 @@
+"""What shape of answer a question wants (EN/FR), and whether a sentence says yes or no.
+
+Cheap word rules, no model: they run per question. A yes/no prefix is only given when the
+answer's polarity is clear; when the question itself is negative ("stop paying", "sans") or the
+answer is restrictive ("only", "uniquement"), the answer is given without a yes or no.
+"""
+
+from __future__ import annotations
+
+import re
+
+from relais.language import fold_accents, words
+
+HOWTO = "howto"
+YESNO = "yesno"
+OTHER = "other"
+
+_HOWTO = re.compile(
+    r"^\s*(?:how\s+(?:do|can|could|should|would|shall)\s+(?:i|we|you|one|my)\b|how\s+to\b|"
+    r"what\s+(?:are\s+)?the\s+steps\b|steps\s+to\b|where\s+do\s+i\s+(?:go|tap|click)\b|"
+    r"comment\b(?!\s+(?:ça|ca)\s+marche)|que\s+faire\s+pour\b|quelles?\s+sont\s+les\s+[ée]tapes\b|"
+    r"show\s+me\s+how\b|explain\s+how\b)",
+    re.IGNORECASE)
+_EN_AUX = frozenset(
+    "can could is are do does did will would should shall may am was were has have must".split())
+_FR_WH = re.compile(r"^\s*(?:combien|comment|quand|o[uù]|quel|quelle|quels|quelles|pourquoi|qui|que|qu['’]|quoi|"
+                    r"[àa]\s+quel|de\s+quel|dans\s+quel|jusqu['’]|pendant\s+combien|sous\s+quel|en\s+combien|"
+                    r"depuis\s+quand|par\s+o[uù])", re.IGNORECASE)
+_FR_INVERSION = re.compile(r"\w-(?:t-)?(?:je|tu|il|elle|on|nous|vous|ils|elles)\b", re.IGNORECASE)
+_WH_ANYWHERE = re.compile(r"\b(?:how|what|when|where|which|who|why|combien|comment|quand|quel\w*|pourquoi)\b",
+                          re.IGNORECASE)
+
+_NEGATION_EN = re.compile(r"\b(?:not|never|cannot|can't|won't|don't|doesn't|isn't|aren't|wasn't|"
+                          r"didn't|haven't|hasn't|shouldn't|mustn't|nothing|nobody|neither|nor)\b|n['’]t\b",
+                          re.IGNORECASE)
+_NEGATION_FR = re.compile(r"\b(?:ne|n['’])\s*\w+(?:\s+\w+)?\s+(?:pas|jamais|plus|rien|personne|aucun\w*|que)\b|"
+                          r"\b(?:jamais|aucun\w*|nul\w*)\b", re.IGNORECASE)
+_NO_NOUN = re.compile(r"\b(?:no|pas\s+de|aucun|aucune|sans)\s+(\w+)(?:\s+(\w+))?", re.IGNORECASE)
+_RESTRICTIVE = re.compile(r"\b(?:only|just|uniquement|seulement|seuls?|seules?|except|sauf)\b", re.IGNORECASE)
+_NEGATIVE_QUESTION = re.compile(
+    r"\b(?:not|never|n['’]t|stop|stopping|avoid|without|cancel|quit|skip|pause|freeze|"
+    r"ne|pas|jamais|arr[eê]ter|sans|[ée]viter|suspendre|geler|r[ée]silier)\b", re.IGNORECASE)
+
+YES = {"en": "Yes.", "fr": "Oui."}
+NO = {"en": "No.", "fr": "Non."}
+
+
+def question_kind(question: str) -> str:
+    """`howto`, `yesno` or `other`."""
+    text = question.strip()
+    if _HOWTO.match(text):
+        return HOWTO
+    # the question proper: after a leading statement ("I paid …: can I …?")
+    tail = re.split(r"[:;,]\s+(?=\w+[^:;,]*\?\s*$)", text)[-1]
+    first = (words(tail) or [""])[0]
+    if first in _EN_AUX:
+        return YESNO
+    if re.match(r"^\s*est[- ]ce\s+qu", tail, re.IGNORECASE):
+        return YESNO
+    if not _FR_WH.match(tail) and _FR_INVERSION.search(tail) and not _WH_ANYWHERE.search(tail):
+        return YESNO
+    return OTHER
+
+
+def _stems(text: str) -> set[str]:
+    return {w[:5] for w in words(text) if len(w) > 2}
+
+
+def polarity(question: str, sentence: str) -> str | None:
+    """"yes", "no", or None when a yes/no would be a guess."""
+    if _RESTRICTIVE.search(sentence):
+        return None
+    negative = bool(_NEGATION_EN.search(sentence) or _NEGATION_FR.search(sentence))
+    if not negative:
+        asked = _stems(question)
+        for match in _NO_NOUN.finditer(sentence):  # "there is no late fee" answers "is there a fee?"
+            if _stems(" ".join(g for g in match.groups() if g)) & asked:
+                negative = True
+                break
+    if negative and _NEGATIVE_QUESTION.search(fold_accents(question)):
+        return None  # "can I stop paying?" — "you are not charged" means yes: do not guess
+    return "no" if negative else "yes"

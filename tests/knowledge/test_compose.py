@@ -1,0 +1,139 @@
+"""The answer composer on hand-made passages: each rule of the issue, EN and FR."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from knowledge.composer import compose
+from knowledge.fragments import fragment_reasons
+from knowledge.question_kind import HOWTO, OTHER, YESNO, polarity, question_kind
+from knowledge.retrieval import Hit
+from relais.embeddings import get_embedder
+
+PRICES = """Pulse offers three plans.
+
+| Plan | Monthly price | Billed annually |
+|---|---|---|
+| Base | $10/month | $120/year |
+| Premium | $25/month | $300/year |"""
+PREMIUM = "Premium is the plan for members who travel between clubs. It costs $25 per month, or $300/year if you pay annually."
+POINTER = "Full-time students pay less on the Base plan. Read [Student discount](student-discount.md)."
+STUDENT = "Full-time students get 50% off the Base plan: they pay $5/month instead of the regular $10/month."
+STEPS = """To book a class:
+
+1. Open **Classes** to see the timetable.
+2. Filter by type or time, then tap a class.
+3. Tap **Book**. The class appears in **Classes > My bookings**."""
+CODE = """Register a health check route with the `route` decorator:
+
+```python
+@app.route("/health")
+def health():
+    if app.ready:
+        return "ok"
+    return "starting"
+```"""
+FREEZE_FR = "La suspension met en pause votre abonnement. Elle est gratuite.\n\nAucun prélèvement n'est effectué pendant la suspension."
+
+
+def hit(text: str, source: str, title: str, section: str = "", rank: int = 0) -> Hit:
+    return Hit(text, source, title, section, 0, 1.0 - rank / 10)
+
+
+class FakeKB:
+    """Just what the composer asks a knowledge base for: whole documents by path or title."""
+
+    def __init__(self, docs: dict[str, Hit]) -> None:
+        self.docs = docs
+
+    def source_chunks(self, source: str) -> list[Hit]:
+        return [self.docs[source]] if source in self.docs else []
+
+    def source_titles(self) -> dict[str, str]:
+        return {h.title.lower(): s for s, h in self.docs.items()}
+
+
+@pytest.fixture(scope="module")
+def answer(tmp_path_factory):
+    cache = tmp_path_factory.mktemp("emb")
+    embedder = get_embedder("minilm")
+
+    def run(question: str, hits: list[Hit], kb=None, **kwargs):
+        result = compose(question, hits, embedder, cache, kb=kb, not_found="NOT FOUND", **kwargs)
+        passages = [h.text for h in hits] + ([h.text for h in kb.docs.values()] if kb else [])
+        assert not result.found or fragment_reasons(result.text, passages) == [], result.text
+        return result
+
+    return run
+
+
+def test_table_row_is_read_with_its_header(answer) -> None:
+    result = answer("What does Premium cost per year?", [hit(PRICES, "plans.md", "Plans and pricing")])
+    assert "Premium — Monthly price: $25/month; Billed annually: $300/year." in result.text
+    assert "| " not in result.text and result.text.rstrip().endswith("[1]")
+
+
+def test_pronoun_sentence_carries_its_antecedent(answer) -> None:
+    result = answer("How much is Premium per month?", [hit(PREMIUM, "premium.md", "Premium plan")])
+    assert "Premium is the plan" in result.text
+    assert result.text.index("Premium is the plan") < result.text.index("It costs $25")
+
+
+def test_pointer_is_followed_to_the_linked_article(answer) -> None:
+    kb = FakeKB({"student-discount.md": hit(STUDENT, "student-discount.md", "Student discount")})
+    result = answer("What do students pay?", [hit(POINTER, "plans.md", "Plans and pricing")], kb=kb)
+    assert "$5/month" in result.text and "Read Student discount" not in result.text
+    assert "student-discount.md" in [s.source for s in result.sources]
+
+
+def test_howto_gets_the_numbered_steps_as_a_list(answer) -> None:
+    result = answer("How do I book a class in the app?", [hit(STEPS, "classes.md", "Group classes", "Booking")])
+    assert re.search(r"^1\. Open Classes to see the timetable\.$", result.text, re.MULTILINE)
+    assert re.search(r"^3\. Tap Book\.", result.text, re.MULTILINE)
+
+
+def test_howto_gets_the_whole_code_block_with_indentation(answer) -> None:
+    result = answer("How do I add a health check route?", [hit(CODE, "routes.md", "Routes")])
+    block = CODE[CODE.index("```"):]
+    assert block in result.text
+    assert '    if app.ready:\n        return "ok"' in result.text
+
+
+def test_yes_no_first(answer) -> None:
+    result = answer("Will I be charged while my membership is frozen?",
+                    [hit("Freezing pauses your membership. During a freeze you are not charged.", "f.md", "Freeze")])
+    assert result.text.startswith("No.")
+
+
+def test_french_pronoun_and_yes_no(answer) -> None:
+    result = answer("Est-ce que la suspension est payante ?", [hit(FREEZE_FR, "suspendre.md", "Suspendre")])
+    assert result.found
+    if "Elle est gratuite" in result.text:
+        assert result.text.index("La suspension met en pause") < result.text.index("Elle est gratuite")
+
+
+def test_unrelated_question_is_not_found(answer) -> None:
+    result = answer("Who painted the Mona Lisa?", [hit(PRICES, "plans.md", "Plans and pricing")])
+    assert not result.found and result.text == "NOT FOUND" and result.sources == []
+
+
+@pytest.mark.parametrize("question, kind", [
+    ("How do I cancel?", HOWTO), ("Comment réserver un cours ?", HOWTO),
+    ("Can I pause my plan?", YESNO), ("Puis-je geler mon abonnement ?", YESNO),
+    ("Est-ce que je paie pendant la suspension ?", YESNO), ("Le support répond-il par téléphone ?", YESNO),
+    ("How much is Premium?", OTHER), ("Combien coûte le forfait ?", OTHER),
+])
+def test_question_kind(question: str, kind: str) -> None:
+    assert question_kind(question) == kind
+
+
+@pytest.mark.parametrize("question, sentence, expected", [
+    ("Is there a late fee?", "There is no late fee.", "no"),
+    ("Can I freeze for free?", "You can freeze at no cost.", "yes"),
+    ("Can I stop paying while I travel?", "You are not charged during a freeze.", None),
+    ("Can a guest come at night?", "Guests can only arrive during staffed hours.", None),
+    ("Le support répond-il par téléphone ?", "Nous ne proposons pas d'assistance téléphonique.", "no"),
+])
+def test_polarity(question: str, sentence: str, expected: str | None) -> None:
+    assert polarity(question, sentence) == expected
