@@ -182,14 +182,6 @@ async def test_a_message_without_a_change_gets_the_how_to(conversation) -> None:
     assert "$10/month to $12/month" in page.said[-1] and page.prompts == []
 
 
-async def test_the_welcome_speaks_plainly(conversation, kb: Path) -> None:
-    for language in ("en", "fr"):
-        page = FakeSurface()
-        await conversation(page, language).start()
-        assert str(kb) not in page.said[0]
-        assert not any(word in page.said[0].lower() for word in ("units", "brief", "gates", "splitter", "judge"))
-
-
 async def test_retries_are_one_neutral_work_log(conversation) -> None:
     page = FakeSurface()
     await conversation(page).handle(REQUEST)

@@ -64,12 +64,6 @@ class KbUpdateConversation:
         return Path(self.settings.relais_kb_dir).expanduser().resolve()
 
     # --- entry points ----------------------------------------------------------------------
-    async def start(self) -> None:
-        from relais.models import engine_info
-
-        note = t("offline", self.language) if engine_info(self.settings).label == "offline" else ""
-        await self.surface.say(t("welcome", self.language) + note)
-
     async def show_pending(self) -> bool:
         """Show the question the thread's latest run waits on (after a reload or a resume)."""
         with self._saver() as saver:
@@ -357,7 +351,7 @@ async def _remember_profile() -> None:
 
 
 async def on_chat_start() -> None:
-    await _conversation().start()
+    """Nothing to send: the profile's welcome and starter are on the empty chat (profiles/catalog.py)."""
 
 
 async def on_chat_resume(thread: dict[str, Any]) -> None:

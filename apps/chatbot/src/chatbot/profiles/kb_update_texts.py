@@ -17,11 +17,6 @@ from kb_update.markdown import blocks, sentences
 
 TEXTS: dict[str, dict[str, str]] = {
     "en": {
-        "welcome": ("**Knowledge update** — change a fact across the help center, safely. Tell me the change in "
-                    "one sentence, for example: *The base plan moves from $10/month to $12/month*. I look for every "
-                    "article that states it, prepare the updates, check them, and show you what will change. "
-                    "Nothing is written until you approve it."),
-        "offline": " (No AI model is configured: I work with rules and checks, so some items will need you.)",
         "how_to": ("Tell me the change in one sentence, for example: *The base plan moves from $10/month to "
                    "$12/month* (or *Le forfait Base passe de 10 $/mois à 12 $/mois*)."),
         "start": "{summary} I am looking through the help center…",
@@ -71,12 +66,6 @@ TEXTS: dict[str, dict[str, str]] = {
         "answered": "✓ {answer}",
     },
     "fr": {
-        "welcome": ("**Mise à jour des connaissances** — modifier un fait dans tout le centre d'aide, en sécurité. "
-                    "Décrivez le changement en une phrase, par exemple : *Le forfait Base passe de 10 $/mois à "
-                    "12 $/mois*. Je cherche chaque article qui l'indique, je prépare les mises à jour, je les vérifie "
-                    "et je vous montre ce qui va changer. Rien n'est écrit avant votre accord."),
-        "offline": " (Aucun modèle d'IA n'est configuré : je travaille avec des règles et des vérifications, "
-                   "certains points vous seront donc soumis.)",
         "how_to": ("Décrivez le changement en une phrase, par exemple : *Le forfait Base passe de 10 $/mois à "
                    "12 $/mois* (ou *The base plan moves from $10/month to $12/month*)."),
         "start": "{summary} Je parcours le centre d'aide…",
