@@ -69,7 +69,8 @@ def test_conflict_rule_is_reported() -> None:
 
 def test_fallback_and_new_thread_reasons() -> None:
     assert explain_route("tell me more", N).reason == "fallback_last"
-    assert explain_route("tell me more", None).reason == "new_thread"
+    assert explain_route("tell me more", None).reason == "out_of_scope"  # nothing to follow up
+    assert explain_route("Build me a plan", None).reason == "new_thread"
 
 
 def test_stems_do_not_overmatch() -> None:

@@ -129,7 +129,7 @@ def test_error_inside_a_node_then_the_thread_still_works() -> None:
         events = turn(base, body)
         assert names(events) == ["error", "done"]
         assert "upstream 500" not in events[0][1]["message"]
-        events = turn(base, dict(body, message="Please try again"))
+        events = turn(base, body)  # the person sends it again (a failed turn left nothing to follow up)
         assert (
             names(events) == ["tool_call", "message", "interrupt", "done"]
             and content(events) == "Plan."

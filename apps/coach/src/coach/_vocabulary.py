@@ -186,4 +186,37 @@ AVOID_CUES: tuple[str, ...] = (
     "ne mange", "excl*", "hate", "dislike", "deteste",
 )
 
+# --- scope (coach.scope) ------------------------------------------------------------------------
+# Questions the help center answers, not the coach: membership, billing, the app, the club.
+HELP_CENTER_TOPICS: tuple[str, ...] = (
+    "membership*", "member", "subscription*", "subscrib*", "billing", "bill", "billed", "invoice*",
+    "refund*", "payment*", "pay", "charged", "price*", "pricing", "cost", "fee*", "cancel*",
+    "account*", "password*", "log in", "login", "sign in", "the app", "your app", "application",
+    "opening hours", "open on", "locker*", "parking", "contract*", "abonnement*", "adhesion*",
+    "facture*", "factur*", "rembours*", "paiement*", "payer", "prelevement*", "tarif*", "prix",
+    "resili*", "annuler", "annulation", "compte", "mot de passe", "connexion", "l appli",
+    "appli", "horaires", "ouvert*", "vestiaire*", "casier*", "contrat*",
+)
+# Domain words that only name the place: "cancel my gym membership" is still a help-center question.
+VENUE_KEYWORDS: frozenset[str] = frozenset({
+    "gym*", "gym", "salle", "salle de sport", "salle de gym", "club",
+})
+# Words of a request to a coach that name neither domain: "build me a plan", "un programme ?"
+COACH_REQUEST: tuple[str, ...] = (
+    "plan", "plans", "program*", "routine*", "schedule*", "coach*", "fitness", "healthy",
+    "health", "shape", "sante", "forme", "planning", "conseil*", "advice", "tips",
+)
+# A follow-up to the advisor in charge: it points back at the last answer or asks for more of it.
+FOLLOW_UP_CUES: tuple[str, ...] = (
+    "more", "detail*", "explain*", "why", "what about", "how about", "and for", "and what",
+    "instead", "swap*", "replace*", "change*", "adjust*", "modify", "tweak*", "harder", "easier",
+    "shorter", "longer", "lighter", "heavier", "another", "alternative*", "other", "again",
+    "example*", "it", "this", "that", "those", "these", "them", "same", "next",
+    "plus", "davantage", "explique*", "pourquoi", "et pour", "et si", "a la place", "remplace*",
+    "change", "changer", "modifie*", "ajuste*", "adapte*", "autre*", "encore", "exemple*",
+    "cela", "celui*", "celle*", "cet", "cette", "ces", "meme", "suivant*", "plus dur",
+    "plus facile", "plus court", "plus long", "suggest*", "recommend*", "advice", "advise", "idea*",
+    "propos*", "recommand*", "conseil*", "idee*",
+)
+
 # fmt: on

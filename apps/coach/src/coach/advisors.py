@@ -22,8 +22,18 @@ from langchain_core.tools import BaseTool
 from relais.retry import RetryPolicy
 
 from coach.constraints import Constraints, constraints_from_messages, is_acknowledgement
-from coach.render import goal_label, render_acknowledgement, render_meals, render_workout
-from coach.router import last_human_text
+from coach.render import (
+    describe_changes,
+    goal_label,
+    render_acknowledgement,
+    render_change_note,
+    render_meals,
+    render_workout,
+)
+from coach.constraints import human_texts
+from coach.language import conversation_language
+from coach.router import explain_route, last_human_text
+from coach.scope import OUT_OF_SCOPE, out_of_scope_reply
 from coach.state import NUTRITION, WORKOUT, AgentName
 from coach.tools import MEAL_TOOL, WORKOUT_TOOL, MealPlan, WorkoutPlan, tool_args_from_constraints
 
@@ -37,7 +47,10 @@ SYSTEM_PROMPTS: dict[str, str] = {
         "advisor — if asked, say the nutrition advisor will help with food. "
         f"Call the `{WORKOUT_TOOL}` tool to build or adjust a programme, then present its result as a "
         "clear reply with headings and bullet points. Respect every constraint in the conversation "
-        "(goal, days per week, equipment, injuries) even if it was mentioned many messages ago."
+        "(goal, days per week, equipment, injuries) even if it was mentioned many messages ago. "
+        "Days per week means sessions in all, strength and cardio together, unless the person splits "
+        "them; keep each session within the stated length. When the person adds or changes something, "
+        "start with one line saying what changed (or that nothing did), and repeat the plan only if it changed."
     ),
     NUTRITION: (
         "You are the nutrition advisor of a fitness app. You design eating: daily calories and "
@@ -47,7 +60,9 @@ SYSTEM_PROMPTS: dict[str, str] = {
         f"Call the `{MEAL_TOOL}` tool to build or adjust a meal plan, then present its result as a "
         "clear reply with headings and bullet points. Respect every constraint in the conversation "
         "(goal, diet, allergies, intolerances) even if it was mentioned many messages ago; an allergen "
-        "must never appear in a suggestion."
+        "must never appear in a suggestion. Honour the meals per day, calorie and weight targets when "
+        "stated. When the person adds or changes something, start with one line saying what changed "
+        "(or that nothing did), and repeat the plan only if it changed."
     ),
 }
 _LANGUAGE_NAMES = {"en": "English", "fr": "French"}
@@ -90,17 +105,43 @@ def tool_rounds(messages: list[BaseMessage]) -> int:
     return sum(1 for m in _since_last_human(messages) if isinstance(m, AIMessage) and m.tool_calls)
 
 
+def _last_human_index(messages: list[BaseMessage]) -> int:
+    return max((i for i, m in enumerate(messages) if m.type == "human"), default=-1)
+
+
+def _previous_result(messages: list[BaseMessage], tool_name: str) -> str | None:
+    """The same tool's result before the person's last message (None: this is the first plan)."""
+    for message in reversed(messages[: _last_human_index(messages)]):
+        if isinstance(message, ToolMessage) and message.name == tool_name:
+            return str(message.content)
+    return None
+
+
+def _render_plan(tool_name: str, content: str, found: Constraints) -> str:
+    if tool_name == WORKOUT_TOOL:
+        return render_workout(WorkoutPlan.model_validate_json(content), found)
+    return render_meals(MealPlan.model_validate_json(content), found)
+
+
 def _offline_reply(agent: AgentName, tool: BaseTool, messages: list[BaseMessage]) -> AIMessage:
     found = constraints_from_messages(messages)
     last = messages[-1] if messages else None
     if isinstance(last, ToolMessage) and last.name == tool.name:
         try:
-            if tool.name == WORKOUT_TOOL:
-                text = render_workout(WorkoutPlan.model_validate_json(str(last.content)), found)
-            else:
-                text = render_meals(MealPlan.model_validate_json(str(last.content)), found)
+            text = _render_plan(tool.name, str(last.content), found)
         except ValueError:
-            text = str(last.content)  # a tool error message, shown as is
+            return AIMessage(content=str(last.content))  # a tool error message, shown as is
+        previous = _previous_result(messages, tool.name)
+        if previous is not None:  # an adjustment: what changed first, the plan only if it changed
+            before = constraints_from_messages(messages[: _last_human_index(messages)])
+            changes = describe_changes(before, found, found.language)
+            try:
+                changed = _render_plan(tool.name, previous, found) != text
+            except ValueError:
+                changed = True
+            asked = not changes and "?" in last_human_text(messages)  # a question: show it again
+            note = render_change_note(changes, changed, agent, found.language, repeated=asked and not changed)
+            text = note + ("\n" + text if changed or asked else "")
         return AIMessage(content=text)
     answered_before = any(isinstance(m, AIMessage) and not m.tool_calls for m in messages)
     if answered_before and is_acknowledgement(last_human_text(messages)):
@@ -125,6 +166,11 @@ def make_advisor(
 
     async def advisor(state: dict[str, Any]) -> dict[str, Any]:
         messages: list[BaseMessage] = list(state.get("messages", []))
+        if messages and messages[-1].type == "human":  # what the coach can't do: say so, no plan
+            decision = explain_route(last_human_text(messages), state.get("last_active_agent"))
+            if decision.reason in OUT_OF_SCOPE:
+                language = conversation_language(human_texts(messages))
+                return {"messages": [AIMessage(content=out_of_scope_reply(decision.reason, language), name=agent)]}
         if model is None:
             reply = _offline_reply(agent, tool, messages)
             reply.name = agent  # the author travels with the message (handoff audit: sender)

@@ -52,6 +52,15 @@ class Constraints(BaseModel):
     intolerances: list[str] = Field(default_factory=list)
     avoid: list[str] = Field(default_factory=list)
     weight_kg: float | None = None
+    # numbers the person gave: total sessions a week is `days_per_week` (strength and cardio
+    # counted together); `strength_per_week` / `cardio_per_week` only when they split them
+    strength_per_week: int | None = Field(None, ge=0, le=7)
+    cardio_per_week: int | None = Field(None, ge=0, le=7)
+    session_minutes: int | None = Field(None, ge=10, le=180)
+    meals_per_day: int | None = Field(None, ge=1, le=8)
+    target_kcal: int | None = Field(None, ge=1000, le=6000)
+    target_weight_kg: float | None = None
+    weight_change_kg: float | None = None  # "lose 5 kg" → -5, "gain 3 kg" → +3
     language: Language = "en"
 
     def food_exclusions(self) -> set[str]:
@@ -94,7 +103,10 @@ _NUMBER_WORDS = {
     "trois": 3,
     "quatre": 4,
     "cinq": 5,
+    "six": 6,
     "sept": 7,
+    "eight": 8,
+    "huit": 8,
 }
 _NUM = r"(?<![a-z0-9])(\d|one|two|three|four|five|six|seven|un|une|deux|trois|quatre|cinq|sept)"
 _DAYS_RE = [
@@ -105,7 +117,80 @@ _DAYS_RE = [
     ),
     re.compile(r"(once|twice)\s+(?:a|per)\s+week"),
     re.compile(r"(?:train|training|workout|gym|go)\s+" + _NUM + r"\s+days"),
+    # "a 3-day plan", "programme sur 4 jours", "5 day split" (not "in 3 days", "2 days ago")
+    re.compile(
+        r"(?<!\bin )(?<!\bdans )(?<!\bwithin )(?<!\bafter )(?<!\bapres )(?<!\brest )(?<!\brepos )"
+        + _NUM + r"[\s-]*(?:days?|jours?)(?![\s-]*(?:ago|off|of rest|de repos|plus tard|later))"
+    ),
 ]
+_NUM_ANY = r"(?<![a-z0-9])(\d|one|two|three|four|five|six|seven|un|une|deux|trois|quatre|cinq|six|sept)"
+_CARDIO_RE = re.compile(
+    _NUM_ANY + r"\s+(?:x\s+)?(?:cardio|runs?|jogs?|rides?|swims?|sessions?\s+of\s+cardio|seances?\s+de\s+cardio"
+    r"|sorties?|footings?|courses?\s+a\s+pied)"
+)
+_STRENGTH_RE = re.compile(
+    _NUM_ANY + r"\s+(?:x\s+)?(?:strength|lifting|weights?|weight\s+training|gym|resistance|muscu\w*|renfo\w*"
+    r"|seances?\s+de\s+(?:muscu\w*|renfo\w*|force))"
+)
+_MINUTES_RE = re.compile(
+    r"(\d{2,3})\s*-?\s*(?:min|mins|minutes?)\b|(?<![a-z0-9])(an|one|1|une)\s+(?:hour|heure)\b"
+    r"|(\d)\s*(?:h|hours?|heures?)\b(?!\s*\d)"
+)
+_MEALS_RE = re.compile(_NUM_ANY.replace("seven|", "seven|eight|").replace("sept)", "sept|huit)")
+                       + r"\s+(?:meals?|repas|prises?\s+alimentaires?)")
+_KCAL_RE = re.compile(r"(\d[\d\s.,]{2,5})\s*(?:kcal|calories|cal)\b")
+_TARGET_WEIGHT_RE = re.compile(
+    r"(?:reach|get\s+(?:down\s+|up\s+)?to|down\s+to|up\s+to|goal\s+weight\s+(?:of\s+|is\s+)?|target\s+(?:weight\s+)?(?:of\s+|is\s+)?"
+    r"|atteindre|arriver\s+a|descendre\s+a|monter\s+a|objectif\s+(?:de\s+)?)\s*(\d{2,3}(?:[.,]\d)?)\s*(kg|kgs|kilos?|lbs?|pounds?)"
+)
+_WEIGHT_CHANGE_RE = re.compile(
+    r"(lose|drop|shed|perdre|gain|put\s+on|prendre)\s+(\d{1,2}(?:[.,]\d)?)\s*(kg|kgs|kilos?|lbs?|pounds?)"
+)
+
+
+def _number(word: str) -> int | None:
+    return int(word) if word.isdigit() else _NUMBER_WORDS.get(word)
+
+
+def _counts(norm: str) -> tuple[int | None, int | None, int | None, int | None]:
+    """(strength sessions, cardio sessions, minutes per session, meals per day) stated in `norm`."""
+    strength = cardio = minutes = meals = None
+    if m := _STRENGTH_RE.search(norm):
+        strength = _number(m.group(1))
+    if m := _CARDIO_RE.search(norm):
+        cardio = _number(m.group(1))
+    for m in _MINUTES_RE.finditer(norm):
+        value = int(m.group(1)) if m.group(1) else (60 if m.group(2) else int(m.group(3)) * 60)
+        if 10 <= value <= 180:
+            minutes = value
+    if m := _MEALS_RE.search(norm):
+        value = _number(m.group(1))
+        meals = value if value and 1 <= value <= 8 else None
+    return strength, cardio, minutes, meals
+
+
+def _kg(value: str, unit: str) -> float:
+    kg = float(value.replace(",", "."))
+    return kg / 2.2046 if unit.startswith(("lb", "pound")) else kg
+
+
+def _targets(text: str) -> tuple[int | None, float | None, float | None]:
+    """(daily kcal, target weight kg, weight change kg) stated in `text`."""
+    norm = fold(text)
+    kcal = None
+    for m in _KCAL_RE.finditer(norm):
+        value = int(re.sub(r"[\s.,]", "", m.group(1)) or 0)
+        if 1000 <= value <= 6000:
+            kcal = value
+    target = None
+    if m := _TARGET_WEIGHT_RE.search(norm):
+        value = _kg(m.group(1), m.group(2))
+        target = round(value, 1) if 35 <= value <= 250 else None
+    change = None
+    if m := _WEIGHT_CHANGE_RE.search(norm):
+        sign = -1 if m.group(1) in ("lose", "drop", "shed", "perdre") else 1
+        change = round(sign * _kg(m.group(2), m.group(3)), 1)
+    return kcal, target, change
 
 _WEIGHT_RE = re.compile(
     r"(\d{2,3}(?:[.,]\d)?)\s*(kg|kgs|kilos?|kilogrammes?|kilograms?|lbs?|pounds?|livres)\b"
@@ -257,9 +342,10 @@ def _food_updates(
 
 def _weight(text: str) -> float | None:
     norm = fold(text)
+    targets = [t.span(1) for t in _TARGET_WEIGHT_RE.finditer(norm)]
     for m in _WEIGHT_RE.finditer(norm):
         before = set(norm[: m.start()].split()[-3:])
-        if before & vocab.WEIGHT_CHANGE:
+        if before & vocab.WEIGHT_CHANGE or any(a <= m.start() < b for a, b in targets):
             continue
         value = float(m.group(1).replace(",", "."))
         if m.group(2).startswith(("lb", "pound", "livre")):
@@ -296,8 +382,19 @@ def extract_constraints(texts: Iterable[str], language: Language | None = None) 
     intolerances: set[str] = set()
     avoid: set[str] = set()
     weight: float | None = None
+    strength = cardio = minutes = meals = kcal = None
+    target: float | None = None
+    change: float | None = None
     for text in texts:
         norm = normalize(text)
+        s, c, mins, n_meals = _counts(norm)
+        if s is not None or c is not None:  # a new split replaces the old one as a whole
+            strength, cardio = s, c
+        minutes, meals = mins or minutes, n_meals or meals
+        k, t, ch = _targets(text)
+        kcal, target, change = k or kcal, t or target, ch or change
+        if ch and not _goal_signals(norm):
+            goal_signals = {"fat_loss" if ch < 0 else "muscle"}
         signals = _goal_signals(norm)
         if signals:
             if has_any(norm, vocab.GOAL_CHANGE):
@@ -336,6 +433,8 @@ def extract_constraints(texts: Iterable[str], language: Language | None = None) 
                 allergies.add("unspecified")
             if unspecified_i and not intolerances:
                 intolerances.add("unspecified")
+    if not goal_signals and target and weight and target != weight:
+        goal_signals = {"fat_loss" if target < weight else "muscle"}
     lang = language or conversation_language(texts)
     return Constraints(
         goal=goal_from(goal_signals),
@@ -347,6 +446,13 @@ def extract_constraints(texts: Iterable[str], language: Language | None = None) 
         intolerances=sorted(intolerances - allergies),
         avoid=sorted(avoid - allergies - intolerances),
         weight_kg=weight,
+        strength_per_week=strength,
+        cardio_per_week=cardio,
+        session_minutes=minutes,
+        meals_per_day=meals,
+        target_kcal=kcal,
+        target_weight_kg=target,
+        weight_change_kg=change,
         language=lang,
     )
 
@@ -377,14 +483,13 @@ def constraints_from_messages(messages: Iterable[Any]) -> Constraints:
 
 def is_acknowledgement(text: str) -> bool:
     """'Nothing to add', 'thanks', 'ok' — a reply that asks for nothing new."""
-    from coach.router import explain_route
+    from coach.router import NUTRITION_KEYWORDS, WORKOUT_KEYWORDS
 
     norm = normalize(text)
     toks = tokens(text)
     if not toks or len(toks) > 8 or "?" in text:
         return False
-    decision = explain_route(text)
-    if decision.workout_hits or decision.nutrition_hits:
+    if has_any(norm, WORKOUT_KEYWORDS) or has_any(norm, NUTRITION_KEYWORDS):
         return False
     return has_any(
         norm,

@@ -47,11 +47,21 @@ def excluded_food_tags(request: MealRequest) -> set[str]:
 def targets(request: MealRequest) -> tuple[int, int, int, int]:
     """(kcal, protein g, carbs g, fat g) for the day."""
     weight = request.weight_kg or DEFAULT_WEIGHT_KG
-    kcal = _round(weight * 33 * _KCAL_FACTOR[request.goal], 50)
+    kcal = request.target_kcal or _round(weight * 33 * _KCAL_FACTOR[request.goal], 50)  # theirs wins
     protein = _round(weight * _PROTEIN_PER_KG[request.goal], 5)
     fat = _round(kcal * 0.27 / 9, 5)
     carbs = _round(max(0.0, kcal - 4 * protein - 9 * fat) / 4, 5)
     return kcal, protein, carbs, fat
+
+
+# which of the day's slots to keep for N meals a day (main meals first, then the snacks)
+_SLOT_ORDER = {1: [4], 2: [2, 4], 3: [0, 2, 4], 4: [0, 2, 3, 4], 5: [0, 1, 2, 3, 4]}
+
+
+def day_slots(meals_per_day: int | None) -> list[Slot]:
+    """The slots of the day for `meals_per_day` (5 when not said; the day has at most 5)."""
+    keep = _SLOT_ORDER[min(max(meals_per_day or 5, 1), len(SLOTS))] if len(SLOTS) == 5 else range(len(SLOTS))
+    return [SLOTS[i] for i in keep]
 
 
 def allowed(slot: Slot, diet: str, excluded: set[str]) -> list[MealTemplate]:
@@ -112,10 +122,13 @@ class RuleBasedNutritionProvider:
         excluded = excluded_food_tags(request)
         kcal, protein, carbs, fat = targets(request)
         options: list[list[tuple[int, Meal]]] = []
-        for slot in SLOTS:
+        slots = day_slots(request.meals_per_day)
+        shares = sum(slot.share for slot in slots)
+        for slot in slots:
             templates = allowed(slot, request.diet, excluded)
             slot_meals = [
-                (rank, _meal(slot, t, kcal * slot.share, lang)) for rank, t in enumerate(templates)
+                (rank, _meal(slot, t, kcal * slot.share / shares, lang))
+                for rank, t in enumerate(templates)
             ]
             if slot_meals:
                 options.append(slot_meals)
@@ -144,7 +157,7 @@ class RuleBasedNutritionProvider:
             total_protein_g=totals[1],
             total_carbs_g=totals[2],
             total_fat_g=totals[3],
-            timing=_t(lang, *_TIMING),
+            timing=_timing(len(meals), lang),
             notes=self._notes(request, meals),
             language=lang,
         )
@@ -154,6 +167,18 @@ class RuleBasedNutritionProvider:
         lang = request.language
         weight = request.weight_kg
         notes = []
+        if request.target_weight_kg:
+            notes.append(_target_weight_note(weight, request.target_weight_kg, lang))
+        if request.meals_per_day and request.meals_per_day > len(SLOTS):
+            notes.append(
+                _t(
+                    lang,
+                    f"You asked for {request.meals_per_day} meals: the day has {len(SLOTS)} here — split a "
+                    "portion of the larger meals into an extra snack if you like.",
+                    f"Vous avez demandé {request.meals_per_day} repas : la journée en compte {len(SLOTS)} ici — "
+                    "séparez une portion des plus gros repas en collation si vous le souhaitez.",
+                )
+            )
         if weight is None:
             notes.append(
                 _t(
@@ -189,6 +214,32 @@ class RuleBasedNutritionProvider:
             )
         )
         return notes
+
+
+def _target_weight_note(weight: float | None, target: float, lang: str) -> str:
+    """The target weight, and how long at a safe pace (~0.5 kg a week) when the weight is known."""
+    if weight:
+        weeks = max(1, round(abs(weight - target) / 0.5))
+        return _t(
+            lang,
+            f"Target weight {target:g} kg (from {weight:g} kg): at about 0.5 kg a week, roughly {weeks} weeks.",
+            f"Poids visé {target:g} kg (depuis {weight:g} kg) : à environ 0,5 kg par semaine, environ {weeks} semaines.",
+        )
+    return _t(
+        lang,
+        f"Target weight {target:g} kg — tell me your current weight and I'll set the pace.",
+        f"Poids visé {target:g} kg — donnez-moi votre poids actuel et je fixe le rythme.",
+    )
+
+
+def _timing(meals: int, lang: str) -> str:
+    if meals == 5:
+        return _t(lang, *_TIMING)
+    return _t(
+        lang,
+        f"{meals} meals a day, evenly spaced; if you train, have one of them 60–90 min before or right after.",
+        f"{meals} repas par jour, bien espacés ; si vous vous entraînez, placez-en un 60 à 90 min avant ou juste après.",
+    )
 
 
 _TIMING = (

@@ -149,16 +149,27 @@ def render_workout(plan: WorkoutPlan, c: Constraints) -> str:
             f"## Votre programme d'entraînement — {goal_label(plan.goal, lang)}",
         )
     )
-    cardio_n = len(plan.cardio)
+    total = plan.sessions_per_week or plan.strength_days
+    separate_n = total - plan.strength_days
+    finishers = sum(1 for s in plan.sessions if s.finisher)
+    minutes = _t(lang, f" · ~{plan.session_minutes} min each", f" · ~{plan.session_minutes} min chacune") if plan.session_minutes else ""
     out.append(
         _t(
             lang,
-            f"**{plan.split} · {plan.strength_days} strength days + {cardio_n} cardio sessions · "
-            f"{_EQUIPMENT[plan.equipment][0]}**",
-            f"**{plan.split} · {plan.strength_days} séances de renforcement + {cardio_n} de cardio · "
-            f"{_EQUIPMENT[plan.equipment][1]}**",
+            f"**{plan.split} · {total} sessions a week: {plan.strength_days} strength + {separate_n} cardio"
+            f"{minutes} · {_EQUIPMENT[plan.equipment][0]}**",
+            f"**{plan.split} · {total} séances par semaine : {plan.strength_days} de renforcement + "
+            f"{separate_n} de cardio{minutes} · {_EQUIPMENT[plan.equipment][1]}**",
         )
     )
+    if finishers:
+        out.append(
+            _t(
+                lang,
+                f"_{finishers} of the strength sessions end with a short cardio finisher (no extra day)._",
+                f"_{finishers} des séances de renforcement se terminent par un court cardio (sans jour de plus)._",
+            )
+        )
     out.append("")
     out.append(_t(lang, "### What I took into account", "### Ce que j'ai pris en compte"))
     out.append(
@@ -172,8 +183,24 @@ def render_workout(plan: WorkoutPlan, c: Constraints) -> str:
         out.append(
             _t(
                 lang,
-                f"- Days per week: {c.days_per_week}",
-                f"- Jours par semaine : {c.days_per_week}",
+                f"- Days per week: {c.days_per_week} (strength and cardio together)",
+                f"- Jours par semaine : {c.days_per_week} (renforcement et cardio compris)",
+            )
+        )
+    if c.strength_per_week is not None or c.cardio_per_week is not None:
+        out.append(
+            _t(
+                lang,
+                f"- Your split: {plan.strength_days} strength + {total - plan.strength_days} cardio",
+                f"- Votre répartition : {plan.strength_days} renforcement + {total - plan.strength_days} cardio",
+            )
+        )
+    if plan.session_minutes:
+        out.append(
+            _t(
+                lang,
+                f"- Session length: {plan.session_minutes} min (warm-up included)",
+                f"- Durée des séances : {plan.session_minutes} min (échauffement compris)",
             )
         )
     out.append(
@@ -285,6 +312,17 @@ def render_meals(plan: MealPlan, c: Constraints) -> str:
                 f"- Blessure notée ({_areas(c.injuries, lang)}) — prise en compte dans votre entraînement",
             )
         )
+    if c.target_kcal:
+        out.append(_t(lang, f"- Your calorie target: {_kcal(c.target_kcal, lang)} kcal a day",
+                      f"- Votre objectif calorique : {_kcal(c.target_kcal, lang)} kcal par jour"))
+    if c.meals_per_day:
+        out.append(_t(lang, f"- Meals per day: {c.meals_per_day}", f"- Repas par jour : {c.meals_per_day}"))
+    if c.weight_change_kg and not c.target_weight_kg:
+        change = abs(c.weight_change_kg)
+        out.append(
+            _t(lang, f"- Weight goal: {'lose' if c.weight_change_kg < 0 else 'gain'} {change:g} kg",
+               f"- Objectif de poids : {'perdre' if c.weight_change_kg < 0 else 'prendre'} {change:g} kg")
+        )
     if c.days_per_week:
         out.append(
             _t(
@@ -350,4 +388,80 @@ def render_acknowledgement(agent: str, lang: str) -> str:
         "schedule, your equipment), or ask what to eat to support it.\n",
         "Parfait — votre programme est validé. Dites-moi si quelque chose change (une blessure, votre "
         "emploi du temps, votre matériel), ou demandez quoi manger pour l'accompagner.\n",
+    )
+
+
+def describe_changes(before: Constraints, after: Constraints, lang: str) -> list[str]:
+    """What the person's last message changed in the constraints, as short phrases."""
+    out: list[str] = []
+
+    def added(old: list[str], new: list[str]) -> list[str]:
+        return [k for k in new if k not in old]
+
+    if after.goal != before.goal and after.goal:
+        out.append(_t(lang, f"goal: {goal_label(after.goal, lang)}", f"objectif : {goal_label(after.goal, lang)}"))
+    if after.diet != before.diet and after.diet:
+        out.append(_t(lang, f"diet: {_DIETS[after.diet][0]}", f"régime : {_DIETS[after.diet][1]}"))
+    for label_en, label_fr, old, new in (
+        ("allergy", "allergie", before.allergies, after.allergies),
+        ("intolerance", "intolérance", before.intolerances, after.intolerances),
+        ("left out", "exclu", before.avoid, after.avoid),
+    ):
+        if added(old, new):
+            out.append(_t(lang, f"{label_en}: {_foods(added(old, new), lang)}", f"{label_fr} : {_foods(added(old, new), lang)}"))
+    if added(before.injuries, after.injuries):
+        areas = _areas(added(before.injuries, after.injuries), lang)
+        out.append(_t(lang, f"injury: {areas}", f"blessure : {areas}"))
+    healed = [k for k in before.injuries if k not in after.injuries and k != "unspecified"]
+    if healed:
+        out.append(_t(lang, f"healed: {_areas(healed, lang)}", f"guéri : {_areas(healed, lang)}"))
+    numbers = (
+        ("days_per_week", "days a week", "jours par semaine"),
+        ("session_minutes", "min per session", "min par séance"),
+        ("meals_per_day", "meals a day", "repas par jour"),
+        ("target_kcal", "kcal a day", "kcal par jour"),
+        ("weight_kg", "kg body weight", "kg de poids"),
+        ("target_weight_kg", "kg target weight", "kg visés"),
+    )
+    for field, en, fr in numbers:
+        value = getattr(after, field)
+        if value and value != getattr(before, field):
+            out.append(_t(lang, f"{value:g} {en}", f"{value:g} {fr}"))
+    if after.equipment != before.equipment and after.equipment:
+        out.append(_t(lang, f"equipment: {_EQUIPMENT[after.equipment][0]}", f"matériel : {_EQUIPMENT[after.equipment][1]}"))
+    return out
+
+
+def render_change_note(
+    changes: list[str], plan_changed: bool, agent: str, lang: str, repeated: bool = False
+) -> str:
+    """The first line of an adjusted plan: what changed (or that nothing did), before any plan."""
+    what = "; ".join(changes)
+    meals = agent == "nutrition_advisor"
+    if repeated:
+        return _t(
+            lang,
+            f"**Nothing changed** in your {'meal plan' if meals else 'training plan'} — here it is again.\n",
+            f"**Rien ne change** dans votre {'plan de repas' if meals else 'programme'} — le voici de nouveau.\n",
+        )
+    if plan_changed:
+        return _t(
+            lang,
+            f"**What changed:** {what or 'your plan, from what you said'}. The updated "
+            f"{'meal plan' if meals else 'plan'} follows.\n",
+            f"**Ce qui change :** {what or 'votre plan, selon ce que vous avez dit'}. Le "
+            f"{'plan de repas' if meals else 'programme'} mis à jour suit.\n",
+        )
+    if what:
+        return _t(
+            lang,
+            f"**Noted:** {what}. Nothing changes in your {'meal plan' if meals else 'training plan'}: it "
+            "already fits, so I haven't repeated it.\n",
+            f"**C'est noté :** {what}. Rien ne change dans votre {'plan de repas' if meals else 'programme'} : "
+            "il convient déjà, je ne le répète donc pas.\n",
+        )
+    return _t(
+        lang,
+        f"**Nothing changed** in your {'meal plan' if meals else 'training plan'}: it stands as above.\n",
+        f"**Rien ne change** dans votre {'plan de repas' if meals else 'programme'} : il reste tel quel.\n",
     )

@@ -11,6 +11,12 @@ Rules, in order (the same message always gives the same hop, and no model is eve
 4. Neither matches on a new thread (no last agent) → ``workout_advisor``: people who open a
    fitness app usually ask about training first.
 
+Before these rules, `coach.scope` sets aside what the coach cannot help with: no domain word,
+no constraint, no acknowledgement and — with an advisor in charge — no follow-up cue
+("What is the capital of Peru?", "🙂") is ``out_of_scope``; membership, billing and app
+questions are ``help_center``. The advisor in charge (or the workout advisor on a new thread)
+then answers with a short reply saying so, and ``last_active_agent`` is left as it was.
+
 Keywords live in `data/router_keywords.yaml`: accent-free stems in the notation of
 `coach._text`, covering English and French forms (eat/eating/manger/mangé, reps/répétitions,
 injury/blessure, ...).
@@ -25,6 +31,7 @@ from typing import Any
 import yaml
 
 from coach._text import find_keywords, normalize
+from coach.scope import OUT_OF_SCOPE, scope_of
 from coach.state import AGENTS, NUTRITION, WORKOUT, AgentName
 
 KEYWORDS_FILE = Path(__file__).parent / "data" / "router_keywords.yaml"
@@ -49,7 +56,9 @@ class RouteDecision:
     """The chosen advisor and why — for the CLI, logs and tests."""
 
     agent: AgentName
-    reason: str  # "conflict_rule" | "nutrition_keywords" | "workout_keywords" | "fallback_last" | "new_thread"
+    # "conflict_rule" | "nutrition_keywords" | "workout_keywords" | "fallback_last" | "new_thread"
+    # | "out_of_scope" | "help_center" (the coach can't help: a short reply, no plan)
+    reason: str
     workout_hits: tuple[str, ...] = field(default_factory=tuple)
     nutrition_hits: tuple[str, ...] = field(default_factory=tuple)
 
@@ -80,6 +89,10 @@ def explain_route(text: str, last_active_agent: str | None = None) -> RouteDecis
     norm = normalize(text)
     workout = tuple(dict.fromkeys(h.keyword for h in find_keywords(norm, WORKOUT_KEYWORDS)))
     nutrition = tuple(dict.fromkeys(h.keyword for h in find_keywords(norm, NUTRITION_KEYWORDS)))
+    in_charge = normalize_agent(last_active_agent)
+    scope = scope_of(text, workout + nutrition, in_charge is not None)
+    if scope != "in_scope":
+        return RouteDecision(in_charge or WORKOUT, scope, workout, nutrition)
     if workout and nutrition:
         return RouteDecision(NUTRITION, "conflict_rule", workout, nutrition)
     if nutrition:
@@ -117,7 +130,8 @@ def router_node(state: dict[str, Any]) -> dict[str, Any]:
         last_human_text(state.get("messages", [])), state.get("last_active_agent")
     )
     return {
-        "last_active_agent": decision.agent,
+        # out of scope: the advisor in charge stays in charge (nothing but the message changes)
+        **({} if decision.reason in OUT_OF_SCOPE else {"last_active_agent": decision.agent}),
         "route_decision": {"destination": decision.agent, "rule": decision.reason},
     }
 

@@ -43,6 +43,9 @@ class WorkoutRequest(BaseModel):
     days_per_week: int | None = Field(None, ge=1, le=7)
     equipment: Equipment = "gym"
     injuries: list[str] = Field(default_factory=list)
+    strength_per_week: int | None = Field(None, ge=0, le=7)  # only when the person split them
+    cardio_per_week: int | None = Field(None, ge=0, le=7)
+    session_minutes: int | None = Field(None, ge=10, le=180)
     language: Language = "en"
 
 
@@ -55,6 +58,9 @@ class MealRequest(BaseModel):
     intolerances: list[str] = Field(default_factory=list)
     avoid: list[str] = Field(default_factory=list)
     weight_kg: float | None = None
+    meals_per_day: int | None = Field(None, ge=1, le=8)
+    target_kcal: int | None = Field(None, ge=1000, le=6000)
+    target_weight_kg: float | None = None
     language: Language = "en"
 
 
@@ -88,6 +94,8 @@ class WorkoutPlan(BaseModel):
     injuries: list[str]
     strength_days: int
     split: str
+    session_minutes: int | None = None
+    sessions_per_week: int = 0  # strength days + separate cardio days (finishers ride along)
     sessions: list[Session]
     cardio: list[CardioSession]
     schedule: list[str]
@@ -185,6 +193,9 @@ def workout_request(args: dict[str, Any], found: Constraints) -> WorkoutRequest:
         days_per_week=args.get("days_per_week") or found.days_per_week,
         equipment=args.get("equipment") or found.equipment or "gym",
         injuries=sorted(injuries),
+        strength_per_week=found.strength_per_week,
+        cardio_per_week=found.cardio_per_week,
+        session_minutes=found.session_minutes,
         language=found.language,
     )
 
@@ -200,6 +211,9 @@ def meal_request(args: dict[str, Any], found: Constraints) -> MealRequest:
         intolerances=sorted(_foods(args.get("intolerances")) | set(found.intolerances)),
         avoid=sorted(set(found.avoid)),
         weight_kg=found.weight_kg,
+        meals_per_day=found.meals_per_day,
+        target_kcal=found.target_kcal,
+        target_weight_kg=found.target_weight_kg,
         language=found.language,
     )
 

@@ -316,19 +316,73 @@ def _session(template: str, goal: str, equipment: str, excluded: set[str], lang:
     return Session(title=_t(lang, title_en, title_fr), exercises=items)
 
 
-def _volume(goal: str, days: int | None) -> tuple[int, int, int]:
-    """(strength days, separate cardio days, cardio finishers after lifting)."""
-    strength, cardio = _DEFAULT_VOLUME[goal]
-    if days is None:
-        return strength, cardio, 0
+def _volume(
+    goal: str, days: int | None, strength_req: int | None = None, cardio_req: int | None = None
+) -> tuple[int, int, int]:
+    """(strength days, separate cardio days, cardio finishers after lifting).
+
+    The person's numbers are honoured: `days` is the total of sessions a week, strength and
+    cardio counted together (a finisher rides on a strength day, it adds no day); a stated split
+    ("3 strength + 2 cardio") wins over the goal's defaults.
+    """
+    d_strength, d_cardio = _DEFAULT_VOLUME[goal]
+    if days is None and strength_req is None and cardio_req is None:
+        return d_strength, d_cardio, 0
+    if strength_req is not None or cardio_req is not None:
+        if strength_req is not None and cardio_req is not None:
+            strength, cardio = strength_req, cardio_req
+        elif cardio_req is not None:
+            cardio = min(cardio_req, days) if days else cardio_req
+            strength = (days - cardio) if days else d_strength
+        else:
+            strength = min(strength_req or 0, days) if days else (strength_req or 0)
+            cardio = (days - strength) if days else 0
+        strength = min(strength, 6)
+        cardio = min(cardio, 7 - strength)
+        finishers = 0 if cardio or cardio_req is not None else min(d_cardio, strength)
+        return strength, cardio, finishers
+    assert days is not None
     if goal == "endurance":
-        strength = 1 if days <= 3 else 2
-        separate = max(0, days - strength)
-        return strength, min(separate, cardio + 1), 0 if separate else 1
-    cap = 6 if goal == "muscle" else strength
-    strength = min(days, cap)
-    separate = min(cardio, days - strength)
-    return strength, separate, min(cardio - separate, strength)
+        strength = min(days, 1 if days <= 3 else 2)
+        separate = days - strength
+        return strength, separate, 0 if separate else 1
+    strength = min(days, 6 if goal == "muscle" else d_strength)
+    separate = min(d_cardio, days - strength)
+    left = days - strength - separate  # more days than the defaults: lift more, then more cardio
+    more = min(left, 6 - strength) if goal in ("muscle", "mixed") else 0
+    strength, separate = strength + more, separate + left - more
+    return strength, separate, min(max(0, d_cardio - separate), strength)
+
+
+_MINUTES_PER_EXERCISE = 8  # 3–4 sets with rest
+_WARM_UP_MIN, _FINISHER_MIN = 5, 20
+
+
+def _fit_minutes(session: Session, minutes: int | None) -> None:
+    """Keep the first exercises (the main lifts come first) that fit in the session's minutes."""
+    if not minutes:
+        return
+    budget = minutes - _WARM_UP_MIN - (_FINISHER_MIN if session.finisher else 0)
+    keep = max(2, budget // _MINUTES_PER_EXERCISE)
+    session.exercises = session.exercises[:keep]
+
+
+def _cardio_minutes(kind: str, minutes: int, lang: str) -> str:
+    """A cardio prescription that fits in `minutes`."""
+    hard = max(4, (minutes - 10) // 2)
+    texts = {
+        "steady": (f"{minutes} min at a conversational pace (zone 2)", f"{minutes} min à allure conversationnelle (zone 2)"),
+        "long": (f"{minutes} min easy (zone 2)", f"{minutes} min facile (zone 2)"),
+        "intervals": (
+            f"{minutes} min: 5 easy, {hard} × (1 min hard / 1 min easy), then easy to the end",
+            f"{minutes} min : 5 facile, {hard} × (1 min rapide / 1 min facile), puis facile jusqu'au bout",
+        ),
+        "tempo": (
+            f"{minutes} min: easy start, {max(5, minutes // 2)} min comfortably hard, easy finish",
+            f"{minutes} min : départ facile, {max(5, minutes // 2)} min soutenu, fin facile",
+        ),
+    }
+    return _t(lang, *texts.get(kind, texts["steady"]))
 
 
 def _spread(strength: list[str], cardio: list[str]) -> list[str]:
@@ -353,16 +407,19 @@ class RuleBasedWorkoutProvider:
         lang, goal, equipment = request.language, request.goal, request.equipment
         injuries = request.injuries
         excluded = excluded_tags(injuries)
-        strength_days, cardio_days, finishers = _volume(goal, request.days_per_week)
-        (split_en, split_fr), templates = _SPLITS[max(1, strength_days)]
+        strength_days, cardio_days, finishers = _volume(
+            goal, request.days_per_week, request.strength_per_week, request.cardio_per_week
+        )
+        (split_en, split_fr), templates = _SPLITS[strength_days] if strength_days else (("", ""), [])
         sessions = [_session(t, goal, equipment, excluded, lang) for t in templates]
 
-        cardio_specs = _CARDIO_PLAN[goal][: cardio_days + finishers]
-        if goal == "endurance" and cardio_days + finishers > len(_CARDIO_PLAN[goal]):
-            cardio_specs = (_CARDIO_PLAN[goal] * 2)[: cardio_days + finishers]
+        cardio_specs = (_CARDIO_PLAN[goal] * 7)[: cardio_days + finishers]
         cardio: list[CardioSession] = []
-        for kind, title_en, title_fr, presc_en, presc_fr in cardio_specs:
+        for index, (kind, title_en, title_fr, presc_en, presc_fr) in enumerate(cardio_specs):
             mode = cardio_mode(kind, equipment, excluded)
+            if request.session_minutes:
+                fits = request.session_minutes if index < cardio_days else _FINISHER_MIN
+                presc_en = presc_fr = _cardio_minutes(kind, fits, lang)
             cardio.append(
                 CardioSession(
                     title=_t(lang, title_en, title_fr),
@@ -378,6 +435,8 @@ class RuleBasedWorkoutProvider:
         for session, extra in zip(reversed(sessions), attached):
             colon = " : " if lang == "fr" else ": "
             session.finisher = f"{extra.title} — {extra.activity}{colon}{extra.prescription}"
+        for session in sessions:
+            _fit_minutes(session, request.session_minutes)
         labels = [
             s.title + (f" + {s.finisher.split(' — ')[0]}" if s.finisher else "") for s in sessions
         ]
@@ -398,7 +457,7 @@ class RuleBasedWorkoutProvider:
                 )
             )
         assumptions: list[str] = []
-        if request.days_per_week is None:
+        if request.days_per_week is None and request.strength_per_week is None and request.cardio_per_week is None:
             assumptions.append(
                 _t(
                     lang,
@@ -413,7 +472,9 @@ class RuleBasedWorkoutProvider:
             equipment=equipment,
             injuries=list(injuries),
             strength_days=strength_days,
-            split=_t(lang, split_en, split_fr),
+            split=_t(lang, split_en, split_fr) or _t(lang, "Cardio only", "Cardio uniquement"),
+            session_minutes=request.session_minutes,
+            sessions_per_week=strength_days + cardio_days,
             sessions=sessions,
             cardio=cardio,
             schedule=schedule,
