@@ -10,55 +10,38 @@ from typing import Optional
 
 import typer
 
-from relais.events import ErrorEvent, SourcesEvent, TextChunk
 
 
 def ask_command(
     question: str = typer.Argument(..., help="The question to answer from the knowledge base."),
     json_out: bool = typer.Option(False, "--json", help="Print {answer, sources, engine} as JSON."),
+    cold: bool = typer.Option(False, "--cold", help="Answer in this process even if the app is running."),
 ) -> None:
-    """Answer a question from the knowledge base (offline engine unless a model is configured)."""
-    from chatbot.core.orchestrator import Orchestrator, prepare_question
-    from relais.language import detect_language
-    from relais.settings import get_settings
+    """Answer a question from the knowledge base (offline engine unless a model is configured).
 
-    settings = get_settings().model_copy(update={"enable_orchestrator": False})
-    language = detect_language(question)
-    prepared = prepare_question(question, language, settings)
-    if not prepared.text:
-        typer.echo(prepared.notice, err=True)
-        raise typer.Exit(2)
-    orchestrator = Orchestrator(settings=settings)
-    answer, sources, errors = "", [], []
+    Uses the running app's warm process when there is one (POST /relais/api/ask), else this one."""
+    from chatbot.ask_api import AskError, answer_question, ask_warm
 
-    async def run() -> None:
-        nonlocal answer, sources
-        async for event in orchestrator.process_question(prepared.text, None, language=language):
-            if isinstance(event, TextChunk):
-                answer += event.text
-            elif isinstance(event, SourcesEvent):
-                sources = event.sources
-            elif isinstance(event, ErrorEvent):
-                errors.append(event.message)
-
-    asyncio.run(run())
-    if errors and not answer:
-        typer.echo(errors[0], err=True)
-        raise typer.Exit(1)
+    try:
+        payload = None if cold else ask_warm(question)
+        if payload is None:
+            payload = asyncio.run(answer_question(question))
+    except AskError as exc:
+        typer.echo(exc.message, err=True)
+        raise typer.Exit(2 if exc.status == 400 else 1) from None
     if json_out:
-        payload = {
-            "answer": answer.strip(),
-            "sources": [{"source": s["source"], "title": s["title"], "score": s["score"]} for s in sources],
-            "engine": orchestrator.engine_label,
-        }
+        payload.pop("notice", None)
         typer.echo(json.dumps(payload, ensure_ascii=False))
         return
-    if prepared.notice:
-        typer.echo(prepared.notice, err=True)
-    typer.echo(answer.strip())
-    for i, s in enumerate(sources, 1):
+    if payload.get("notice"):
+        typer.echo(payload["notice"], err=True)
+    typer.echo(payload["answer"])
+    cited = [s for s in payload["sources"] if not s.get("related")]
+    for i, s in enumerate(cited, 1):
         typer.echo(f"  [{i}] {s['title']} ({s['source']}) score={s['score']}")
-    typer.echo(f"  — {orchestrator.engine_label}")
+    for s in payload["sources"][len(cited):]:
+        typer.echo(f"  see also: {s['title']} ({s['source']}) score={s['score']}")
+    typer.echo(f"  — {payload['engine']}")
 
 
 def classify_command(

@@ -217,6 +217,9 @@ def ingest_folder(folder: Path | None = None, settings: Settings | None = None, 
         kb.refresh_lexical()
     else:
         kb.lexical()  # loads it, or rebuilds it when missing or stale
+    cross = kb.cross  # questions in a language the documents are not in: a multilingual twin
+    if cross is not None:
+        cross.sync(store, all_chunks, metadatas, settings.data_dir / "embeddings")
     report.total_chunks = store.count()
     report.seconds = time.perf_counter() - started
     return report

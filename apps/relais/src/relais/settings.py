@@ -36,6 +36,9 @@ class Settings(BaseSettings):
     llm_timeout_s: float = 60.0
     llm_max_retries: int = 3
     relais_embedding_model: Literal["auto", "minilm", "use-multilingual"] = "auto"
+    relais_query_languages: str = Field(
+        "en,fr", description="Languages people ask in (default: the UI's); others than the encoder reads get a multilingual index."
+    )
 
     # --- knowledge base -------------------------------------------------------------------
     chroma_host: str | None = None
@@ -58,6 +61,12 @@ class Settings(BaseSettings):
         "", description="More file suffixes mapped to a built-in loader: '.mdoc=.md,.adoc=.txt'."
     )
     max_question_chars: int = 4000
+    relais_query_batch_ms: float = Field(
+        4.0, description="Micro-batching window for concurrent question encodings (ms); 0 = off."
+    )
+    relais_warm_start: bool = Field(
+        True, description="Load encoders, Chroma and BM25 at app start, before /relais/ready says ready."
+    )
 
     # --- orchestrator ---------------------------------------------------------------------
     enable_orchestrator: bool = False
@@ -78,6 +87,9 @@ class Settings(BaseSettings):
     app_host: str = "127.0.0.1"
     app_port: int = 8000
     chainlit_auth_secret: SecretStr | None = None
+    relais_api_token: SecretStr | None = Field(
+        None, description="Bearer token of POST /relais/api/ask; default: generated in RELAIS_DATA_DIR."
+    )
     relais_users: SecretStr = Field(
         SecretStr("demo:relais"), description="Comma-separated user:password pairs."
     )
@@ -86,19 +98,6 @@ class Settings(BaseSettings):
     )
     relais_audit_in_chat: bool = Field(
         False, description="Show a 'Handoff audit' step in the chat (demos); operators use /admin."
-    )
-
-    relais_trusted_proxies: str = Field(
-        "", description="Proxies (IPs/CIDRs, comma-separated) whose X-Forwarded-For/-Proto are honoured."
-    )
-    relais_login_max_failures: int = Field(10, description="Failed logins per username before a lock.")
-    relais_login_max_failures_per_address: int = Field(
-        50, description="Failed logins per client address before a lock."
-    )
-    relais_login_lock_minutes: float = Field(15.0, description="How long a lock lasts; also the counting window.")
-    relais_login_backoff_s: float = Field(1.0, description="First wait once failures pile up; doubles each time.")
-    relais_instance_url: str | None = Field(
-        None, description="This instance's address as other instances reach it (behind a load balancer)."
     )
 
     relais_trusted_proxies: str = Field(
@@ -130,7 +129,8 @@ class Settings(BaseSettings):
         None, description="Headers for the collector, 'key=value,key2=value2' (e.g. an Authorization)."
     )
 
-    @field_validator("mistral_api_key", "external_agent_token", "chainlit_auth_secret", mode="before")
+    @field_validator("mistral_api_key", "external_agent_token", "chainlit_auth_secret", "relais_api_token",
+                     mode="before")
     @classmethod
     def _blank_is_none(cls, value: object) -> object:
         return None if isinstance(value, str) and not value.strip() else value
@@ -212,7 +212,8 @@ class Settings(BaseSettings):
         """Every configured secret, so logs and receipts can be scrubbed of them."""
         values = [
             s.get_secret_value()
-            for s in (self.mistral_api_key, self.external_agent_token, self.chainlit_auth_secret)
+            for s in (self.mistral_api_key, self.external_agent_token, self.chainlit_auth_secret,
+                      self.relais_api_token)
             if s is not None
         ]
         values += [p for p in self.users.values() if len(p) >= 4]
