@@ -93,3 +93,18 @@ def test_which_knowledge_bases_get_a_twin() -> None:
     stats = {"en": {"count": 90}, "fr": {"count": 10}}
     assert document_languages(stats) == {"en"}
     assert document_languages({"en": {"count": 50}, "fr": {"count": 50}}) == {"en", "fr"}
+
+
+OFF_TOPIC_TECHNICAL = [
+    "How do I train a ResNet on ImageNet?", "How do I configure an nginx reverse proxy for Django?",
+    "What is the best JavaScript framework for a mobile app?", "How do I set the JVM heap size?",
+    "How do I center a div with CSS?", "How do I install Python packages with conda?",
+    "How do I write a unit test with pytest fixtures?", "How do I create an index in PostgreSQL?",
+    "How do I rebase a git branch?", "How do I read a CSV file with pandas?",
+]
+
+
+def test_off_topic_technical_questions_are_declined(english_only: KnowledgeBase) -> None:
+    """Questions that share only generic words (install, configure, Python) with the docs."""
+    answered = [q for q in OFF_TOPIC_TECHNICAL if english_only.search(q, top_k=3)]
+    assert len(answered) <= 1, answered
