@@ -33,7 +33,7 @@ from coach.render import (
 from coach.constraints import human_texts
 from coach.language import conversation_language
 from coach.router import explain_route, last_human_text
-from coach.scope import OUT_OF_SCOPE, out_of_scope_reply
+from coach.scope import OUT_OF_SCOPE, out_of_scope_reply, states_a_constraint
 from coach.state import NUTRITION, WORKOUT, AgentName
 from coach.tools import MEAL_TOOL, WORKOUT_TOOL, MealPlan, WorkoutPlan, tool_args_from_constraints
 
@@ -139,7 +139,8 @@ def _offline_reply(agent: AgentName, tool: BaseTool, messages: list[BaseMessage]
                 changed = _render_plan(tool.name, previous, found) != text
             except ValueError:
                 changed = True
-            asked = not changes and "?" in last_human_text(messages)  # a question: show it again
+            # nothing new was stated (a request, a question): show the plan again
+            asked = not changes and not states_a_constraint(last_human_text(messages))
             note = render_change_note(changes, changed, agent, found.language, repeated=asked and not changed)
             text = note + ("\n" + text if changed or asked else "")
         return AIMessage(content=text)

@@ -19,7 +19,8 @@ from coach._text import has_any, normalize, tokens
 Scope = Literal["in_scope", "out_of_scope", "help_center"]
 
 
-def _states_a_constraint(text: str) -> bool:
+def states_a_constraint(text: str) -> bool:
+    """The message states a goal, a number, an injury, a diet, an allergy… (alone, out of context)."""
     from coach.constraints import extract_constraints
 
     found = extract_constraints([text]).model_dump(exclude={"language"})
@@ -35,7 +36,7 @@ def scope_of(text: str, domain_hits: tuple[str, ...], advisor_in_charge: bool) -
     norm = normalize(text)
     if has_any(norm, vocab.HELP_CENTER_TOPICS) and set(domain_hits) <= vocab.VENUE_KEYWORDS:
         return "help_center"  # "cancel my gym membership": the gym is the place, not the topic
-    if domain_hits or has_any(norm, vocab.COACH_REQUEST) or _states_a_constraint(text):
+    if domain_hits or has_any(norm, vocab.COACH_REQUEST) or states_a_constraint(text):
         return "in_scope"
     if is_acknowledgement(text):
         return "in_scope"

@@ -639,12 +639,26 @@ async def forward_to_external_agent(
     conversation_history: list[dict[str, str]] | None = None,
     thread_id: str | None = None,
     language: str = "en",
-) -> AsyncGenerator[str, None]:
-    """The seed's surface: text chunks, `__STEP__:tool:{message}`, `__INTERRUPT__:{json}`, and
-    errors as their localised text. Never raises."""
-    events = get_client().stream(question, user_id, conversation_history, thread_id, language)
+    *,
+    interrupt_id: str | None = None,
+    client: ExternalAgentClient | None = None,
+    as_events: bool = False,
+) -> AsyncGenerator[Any, None]:
+    """The seed's forward step, the one the orchestrator's ALTER path calls. Never raises.
+
+    By default the seed's string surface: text chunks, `__STEP__:tool:{message}`,
+    `__INTERRUPT__:{json}`, and errors as their localised text. With `as_events=True` the typed
+    events themselves (`relais.events`, `DoneEvent` included), which is what the orchestrator
+    relays: error codes and interrupt ids survive. `client` defaults to the process-wide one.
+    """
+    events = (client or get_client()).stream(
+        question, user_id, conversation_history, thread_id, language, interrupt_id=interrupt_id
+    )
     async with aclosing(events) as stream:
         async for event in stream:
+            if as_events:
+                yield event
+                continue
             marker = event_to_marker(event)
             if marker is not None:
                 yield marker

@@ -1,8 +1,11 @@
 """One turn of the assistant: mode → (classify → answer from the KB) or forward to the agent.
 
-Yields typed events (`relais.events`); the Chainlit app and the CLI render them. The seed's
-string markers (`__MODE__:ALTER`, `__STEP__:tool:...`) are not used inside Relais: they
-survive only in `forward_to_external_agent`, the seed's public wire-level helper.
+Yields typed events (`relais.events`); the Chainlit app and the CLI render them. Seed 004's
+names are the product path: `prepare_rag_context` builds the numbered context,
+`forward_to_external_agent` is the forward step (asked for typed events), and
+`get_enhanced_system_prompt` runs once at session start (`session_system_prompt`). The seed's
+string markers (`__MODE__:ALTER`, `__STEP__:tool:...`) are not used inside Relais: they survive
+only as `forward_to_external_agent`'s default string surface.
 """
 
 from __future__ import annotations
@@ -204,7 +207,11 @@ class Orchestrator:
         audit: Any = None,
     ) -> AsyncIterator[ChatEvent]:
         done = False
-        events = self.agent().stream(question, user_id, history, thread_id=thread_id, language=language)
+        from chatbot.core.external_agent import forward_to_external_agent
+
+        events = forward_to_external_agent(  # the seed's forward step, typed events
+            question, user_id, history, thread_id, language, client=self.agent(), as_events=True
+        )
         if audit is not None:
             audit.sent(message=question, user_id=user_id, history=history, thread_id=thread_id)
             events = audit.watch(events)
