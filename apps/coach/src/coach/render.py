@@ -166,8 +166,10 @@ def render_workout(plan: WorkoutPlan, c: Constraints) -> str:
         out.append(
             _t(
                 lang,
-                f"_{finishers} of the strength sessions end with a short cardio finisher (no extra day)._",
-                f"_{finishers} des séances de renforcement se terminent par un court cardio (sans jour de plus)._",
+                f"_{finishers} of the strength sessions end{'s' if finishers == 1 else ''} with a short cardio "
+                "finisher (no extra day)._",
+                f"_{finishers} séance{'s' if finishers > 1 else ''} de renforcement se termine"
+                f"{'nt' if finishers > 1 else ''} par un court cardio (sans jour de plus)._",
             )
         )
     out.append("")
