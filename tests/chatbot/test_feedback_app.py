@@ -1,6 +1,7 @@
 """Feedback round trip over the real Chainlit app: a question answered, a 👎 with a comment set
 over `PUT /feedback` as the browser does, the thread resumed with its thumb, another user
-unable to rate or erase it, and the export showing the rated turn."""
+unable to rate or erase it, and the export showing the rated turn. Then the admin page's
+analytics section built from those turns, behind the one admin access rule."""
 
 from __future__ import annotations
 
@@ -23,7 +24,7 @@ pytestmark = pytest.mark.slow
 def app(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict]:
     work = tmp_path_factory.mktemp("feedback-app")
     data_dir = ingested_data_dir(work / "data", cache_root_for(tmp_path_factory))
-    server = chainlit_server(data_dir, work, RELAIS_USERS=USERS_ENV).start()
+    server = chainlit_server(data_dir, work, RELAIS_USERS=USERS_ENV, RELAIS_ADMINS="carol").start()
     try:
         yield {"url": server.url, "data_dir": data_dir}
     finally:
@@ -76,3 +77,28 @@ async def test_thumb_kept_shown_on_resume_and_exported(app: dict) -> None:
     assert row["question"] == "How much does the base plan cost?"
     assert "$10" in row["answer"] and "offline" in row["engine"]
     assert any(s["source"] == "plans-and-pricing.md" for s in row["sources"])
+
+
+async def test_analytics_section_shows_the_gap_to_admins_only(app: dict) -> None:
+    base = app["url"]
+    chat = await open_chat(base, "dave")
+    try:
+        turn = await chat.ask("What is the capital of Australia?")  # not in the demo KB: "not found"
+        answer_id = next(m["id"] for m in turn.messages.values() if m.get("type") == "assistant_message")
+        assert _put(base, chat.token, {"forId": answer_id, "threadId": chat.thread_id, "value": 0}, chat.session_id).status_code == 200
+        await chat.ask("How much does the base plan cost?")
+    finally:
+        await chat.close()
+
+    url = base + "/admin/analytics"
+    assert httpx.get(url, timeout=30, follow_redirects=False).status_code == 401
+    assert httpx.get(url, cookies={"access_token": login_as(base, "bob")}, timeout=30).status_code == 403
+    page = httpx.get(url, cookies={"access_token": login_as(base, "carol")}, timeout=60)
+    assert page.status_code == 200, page.text[:500]
+    html = page.text
+    assert 'href="/admin/analytics"' in html and 'href="/admin/audit"' in html  # one page, both sections
+    gaps = html.split('data-testid="analytics-gaps"', 1)[1].split("</table>", 1)[0]
+    assert "What is the capital of Australia?" in gaps
+    articles = html.split('data-testid="analytics-articles"', 1)[1].split("</table>", 1)[0]
+    assert "plans-and-pricing.md" in articles
+    assert "dave" not in html.split("<main>", 1)[1]  # aggregates only: no user names

@@ -67,6 +67,14 @@ class SourcesEvent:
 
 
 @dataclass(frozen=True)
+class ReplyKindEvent:
+    """The turn is not an answer from the knowledge base (`smalltalk`: a greeting or thanks):
+    kept with the answer so that it does not count as a question the knowledge base missed."""
+
+    kind: str
+
+
+@dataclass(frozen=True)
 class EngineEvent:
     """Which engine answered (shown discreetly)."""
 
@@ -74,4 +82,4 @@ class EngineEvent:
 
 
 AgentEvent = Union[TextChunk, ToolCallEvent, InterruptEvent, ErrorEvent, DoneEvent]
-ChatEvent = Union[AgentEvent, ModeEvent, SourcesEvent, EngineEvent]
+ChatEvent = Union[AgentEvent, ModeEvent, SourcesEvent, EngineEvent, ReplyKindEvent]

@@ -66,6 +66,7 @@ async def receipt_detail(
 
 def register_admin_routes(app: Any = None) -> None:
     """Add the admin routes to Chainlit's server (idempotent) and load the built-in sections."""
+    import chatbot.admin.analytics  # noqa: F401  (registers the analytics section)
     import chatbot.admin.audit  # noqa: F401  (registers the audit section)
 
     if app is None:

@@ -30,6 +30,7 @@ from relais.events import (
     EngineEvent,
     ErrorEvent,
     ModeEvent,
+    ReplyKindEvent,
     SourcesEvent,
     TextChunk,
 )
@@ -159,6 +160,7 @@ class Orchestrator:
         if verdict.social:  # a greeting or thanks: a short friendly reply, no search, no hand-off
             reply = i18n.translate(f"smalltalk.{verdict.kind}", verdict.language or language)
             yield EngineEvent(self.engine_label)
+            yield ReplyKindEvent("smalltalk")  # not a knowledge-base miss (feedback analytics)
             for piece in _chunk_words(reply):
                 yield TextChunk(piece)
             yield DoneEvent()

@@ -24,6 +24,7 @@ from relais.events import (
     ErrorEvent,
     InterruptEvent,
     ModeEvent,
+    ReplyKindEvent,
     SourcesEvent,
     TextChunk,
     ToolCallEvent,
@@ -62,6 +63,7 @@ class TurnRenderer:
         self.channel = channel
         self.sources: list[dict[str, Any]] = []
         self.handoff = False
+        self.reply_kind: str | None = None  # e.g. smalltalk: not a knowledge-base miss
         self.message: cl.Message | None = None
         self.text = ""
         self.interrupt: InterruptEvent | None = None
@@ -87,6 +89,8 @@ class TurnRenderer:
             await self._attach_sources(event.sources)
         elif isinstance(event, EngineEvent):
             self.engine = event.engine
+        elif isinstance(event, ReplyKindEvent):
+            self.reply_kind = event.kind
         elif isinstance(event, ModeEvent):
             self.mode = event.mode
             if event.mode == ALTER:
@@ -127,7 +131,7 @@ class TurnRenderer:
             message.content = i18n.translate("ui.no_answer", self.language)
         message.metadata = {**(message.metadata or {}), TURN_KEY: turn_record(
             question=self.question, channel=self.channel, engine=self.engine, sources=self.sources, handoff=self.handoff,
-            failed=bool(self.errors))}
+            failed=bool(self.errors), kind=self.reply_kind)}
         await message.send()
         if self.interrupt is not None:
             await send_interrupt_prompt(self.interrupt, self.language)
