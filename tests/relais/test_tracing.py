@@ -80,3 +80,26 @@ async def test_a_failing_stream_ends_its_span_with_the_error() -> None:
             pass
     (forward,) = exporter.get_finished_spans()
     assert forward.status.status_code.name == "ERROR" and forward.events[0].name == "exception"
+
+
+def test_graph_nodes_become_spans_under_one_root() -> None:
+    from langgraph.graph import END, START, StateGraph
+    from typing_extensions import TypedDict
+
+    class State(TypedDict):
+        n: int
+
+    builder = StateGraph(State)
+    builder.add_node("router", lambda state: {"n": state["n"] + 1})
+    builder.add_node("advisor", lambda state: {"n": state["n"] * 2})
+    builder.add_edge(START, "router")
+    builder.add_edge("router", "advisor")
+    builder.add_edge("advisor", END)
+    graph = builder.compile()
+    exporter = InMemorySpanExporter()
+    tracing.setup_tracing("relais-test", exporter=exporter)
+    assert graph.invoke({"n": 1}, tracing.graph_config({})) == {"n": 4}
+    spans = {s.name: s for s in exporter.get_finished_spans()}
+    assert set(spans) == {"graph", "router", "advisor"}  # no caller span: the graph run is the root
+    assert spans["graph"].parent is None
+    assert {spans["router"].parent.span_id, spans["advisor"].parent.span_id} == {spans["graph"].context.span_id}

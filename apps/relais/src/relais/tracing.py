@@ -235,7 +235,10 @@ def _graph_spans(tracer: trace.Tracer) -> Any:
                            metadata: dict[str, Any] | None = None, **kwargs: Any) -> None:
             self.parents[run_id] = parent_run_id
             node = (metadata or {}).get("langgraph_node")
-            if node and kwargs.get("name") == node:
+            if parent_run_id is None and not trace.get_current_span(self.root).get_span_context().is_valid:
+                # no caller span (the in-process Coach profile): the graph run is the trace's root
+                self._start(run_id, "graph", {"langgraph.graph": str(kwargs.get("name") or "graph")})
+            elif node and kwargs.get("name") == node:
                 self._start(run_id, str(node), {"langgraph.node": str(node),
                                                 "langgraph.step": int((metadata or {}).get("langgraph_step") or 0)})
 
