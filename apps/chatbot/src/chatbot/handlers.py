@@ -29,9 +29,9 @@ def startup() -> None:
     from chatbot.blobs import register_blob_route
     from chatbot.feedback_routes import register_feedback_routes
 
-    from chainlit.server import app
+    from chainlit.server import app, sio
 
-    from chatbot import edge
+    from chatbot import edge, session_router
     from chatbot.doctor import refuse_unsafe_start
 
     settings = get_settings()
@@ -39,6 +39,7 @@ def startup() -> None:
     ensure_auth_secret(settings)
     edge.trust_proxies(settings)
     edge.install(app)
+    session_router.install(app, sio, lambda: data_layer().engine, settings)  # no sticky sessions needed
     refuse_unsafe_start(settings)
     register_blob_route(lambda: getattr(data_layer(), "storage_provider", None))
     from chatbot.ui.translations import register_translation_route

@@ -114,7 +114,7 @@ class NearestExampleClassifier:
     def classify(self, text: str) -> IntentResult:
         verdict = self.assess(text)
         if not verdict.has_content:
-            return IntentResult(IntentType.NORMAL, float("-inf"), "", guard=verdict.kind)
+            return IntentResult(IntentType.NORMAL, -1.0, "", guard=verdict.kind)  # -1: not scored
         sims = self._matrix @ self._encode([text])[0]
         alter = np.sort(sims[self._labels])[::-1][: self.k]
         normal = np.sort(sims[~self._labels])[::-1][: self.k]
