@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Scale-out tests on real engines: PostgreSQL (Debian's package, installed if missing) and a
 # Chroma server (`chroma run`, shipped with chromadb), both on 127.0.0.1 in a temp folder,
-# stopped on exit. If either cannot start, this fails with the reason: skipping is not passing.
+# stopped on exit; nginx (Debian's package, installed if missing) for the load-balancer test,
+# which starts its own. If any cannot start, this fails with the reason: skipping is not passing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 VENV=${VENV:-.venv}
@@ -13,6 +14,16 @@ if [ -z "$(pgbin)" ]; then
   export DEBIAN_FRONTEND=noninteractive
   $SUDO apt-get update -qq && $SUDO apt-get install -y -qq postgresql >/dev/null
 fi
+if ! command -v nginx >/dev/null 2>&1 && [ ! -x /usr/sbin/nginx ]; then
+  echo "[scale] installing nginx (Debian package; the service itself is not started)"
+  SUDO=""; [ "$(id -u)" = 0 ] || SUDO="sudo"
+  export DEBIAN_FRONTEND=noninteractive
+  $SUDO apt-get update -qq && RUNLEVEL=1 $SUDO apt-get install -y -qq nginx-light >/dev/null \
+    || RUNLEVEL=1 $SUDO apt-get install -y -qq nginx >/dev/null
+fi
+NGINX=$(command -v nginx || echo /usr/sbin/nginx)
+[ -x "$NGINX" ] || { echo "[scale] FAIL: nginx could not be installed"; exit 1; }
+export RELAIS_SCALE_NGINX="$NGINX"
 PGBIN=$(pgbin)
 [ -n "$PGBIN" ] || { echo "[scale] FAIL: PostgreSQL could not be installed"; exit 1; }
 

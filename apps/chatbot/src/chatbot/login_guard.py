@@ -49,6 +49,20 @@ class Refusal(Exception):
     retry_after: int
 
 
+async def create_table(engine: AsyncEngine, ddl: str) -> None:
+    """CREATE TABLE IF NOT EXISTS, safe when several instances run it at the same moment
+    (Postgres may then fail one of them on its catalog's unique index: the table exists)."""
+    for attempt in range(3):
+        try:
+            async with engine.begin() as conn:
+                await conn.execute(text(ddl))
+            return
+        except Exception:  # noqa: BLE001 - a concurrent creation: look again
+            if attempt == 2:
+                raise
+            await asyncio.sleep(0.2 * (attempt + 1))
+
+
 class LoginGuard:
     """Counts attempts in the `login_guard` table of `engine` (shared by every instance)."""
 
@@ -65,8 +79,7 @@ class LoginGuard:
     async def ensure_schema(self) -> None:
         async with self._schema_lock:
             if not self._schema_ready:
-                async with self.engine.begin() as conn:
-                    await conn.execute(text(DDL))
+                await create_table(self.engine, DDL)
                 self._schema_ready = True
 
     @staticmethod

@@ -45,6 +45,22 @@ def _sqlite_path(target: str) -> Path:
     return Path(target).expanduser()
 
 
+_SETUP_LOCK = 0x52454C41  # Postgres advisory lock key ("RELA") held while migrating
+
+
+async def _setup_serialised(saver: BaseCheckpointSaver, url: str) -> None:
+    """Run LangGraph's migrations one process at a time: replicas started together deadlocked on
+    them (measured: 3 agent services starting at once on a fresh database)."""
+    import psycopg
+
+    async with await psycopg.AsyncConnection.connect(url, autocommit=True) as lock:
+        await lock.execute("SELECT pg_advisory_lock(%s)", (_SETUP_LOCK,))
+        try:
+            await saver.setup()  # type: ignore[attr-defined]
+        finally:
+            await lock.execute("SELECT pg_advisory_unlock(%s)", (_SETUP_LOCK,))
+
+
 @contextlib.asynccontextmanager
 async def open_checkpointer(
     target: str | None = None, settings: Settings | None = None
@@ -63,7 +79,7 @@ async def open_checkpointer(
             "postgresql+psycopg://", "postgresql://"
         )
         async with AsyncPostgresSaver.from_conn_string(url) as saver:
-            await saver.setup()
+            await _setup_serialised(saver, url)
             yield saver
         return
     from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver
