@@ -67,7 +67,8 @@ def indexed_data_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.fixture(scope="session")
 def stack(indexed_data_dir: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
     """The shared app: started once for every browser test that does not kill it."""
-    running = start_stack(indexed_data_dir, tmp_path_factory.mktemp("browser-stack"))
+    # alice is the admin of the operator pages (/admin); bob is an ordinary user
+    running = start_stack(indexed_data_dir, tmp_path_factory.mktemp("browser-stack"), RELAIS_ADMINS="alice")
     yield running
     running.app.stop()
     running.agent.stop()

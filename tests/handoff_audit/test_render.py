@@ -43,3 +43,15 @@ def test_render_receipts_gives_one_section_per_receipt() -> None:
     sections = text.split("\n\n---\n\n")
     assert len(sections) == 2
     assert "HEALTHY" in sections[0] and "FALSE_COMPLETE" in sections[1] and "op-2" in sections[1]
+
+
+def test_verdict_line_is_one_short_line_per_handoff() -> None:
+    from handoff_audit.classifier import classify
+    from handoff_audit.receipt import Receipt
+    from handoff_audit.render import verdict_line
+
+    from tests.handoff_audit.factories import healthy
+
+    receipt = Receipt.model_validate(healthy())
+    line = verdict_line(classify(receipt, NOW), receipt)
+    assert line == f"✅ HEALTHY → {receipt.recipient}" and "\n" not in line

@@ -32,6 +32,12 @@ def verdict_title(verdict: Verdict, receipt: Receipt | None = None) -> str:
     return f"{icon} Handoff {verdict.verdict.value}{route}"
 
 
+def verdict_line(verdict: Verdict, receipt: Receipt) -> str:
+    """One short line per handoff: icon, verdict and destination (`✅ HEALTHY → nutrition_advisor`)."""
+    icon = verdict_title(verdict).split(" ", 1)[0]
+    return f"{icon} {verdict.verdict.value} → {receipt.recipient or '?'}"
+
+
 def _cell(text: str) -> str:
     return text.replace("|", "\\|").replace("\n", " ")
 

@@ -18,7 +18,8 @@ from chatbot.profiles._turn import accept, echo_choice, user_language
 from chatbot.persistence import ALTER, NORMAL, read_thread_mode, write_alter_mode
 from handoff_audit.forward import ForwardAudit
 from handoff_audit.recorder import ReceiptStore
-from handoff_audit.render import render_receipts
+from handoff_audit.classifier import classify
+from handoff_audit.render import render_markdown, verdict_line
 from relais.settings import get_settings
 from chatbot.session import history_from_steps, mode_from_thread
 from chatbot.ui.pending import (
@@ -118,12 +119,22 @@ def receipt_store() -> ReceiptStore:
 
 
 async def _show_receipts(thread_id: str, since: datetime) -> None:
-    """The turn's handoff receipts (forward + the coach's) as a collapsed step."""
+    """For demos only (`RELAIS_AUDIT_IN_CHAT`): the turn's handoffs in one collapsed step, one
+    line each (verdict → destination) with the boundaries folded under it. Operators read
+    receipts on the admin page; end users see nothing of them by default."""
+    if not get_settings().relais_audit_in_chat:
+        return
     rows = await asyncio.to_thread(lambda: receipt_store().list(thread_id, since=since.isoformat()))
     if not rows:
         return
-    async with cl.Step(name="Handoff audit", type="tool", default_open=False) as step:
-        step.output = render_receipts(row.receipt for row in rows)
+    async with cl.Step(name="Handoff audit", type="tool", default_open=False) as parent:
+        lines = []
+        for row in rows:
+            verdict = classify(row.receipt)
+            lines.append(verdict_line(verdict, row.receipt))
+            async with cl.Step(name=lines[-1], type="tool", default_open=False) as detail:
+                detail.output = render_markdown(verdict, row.receipt)
+        parent.output = "\n".join(f"- {line}" for line in lines)
 
 
 async def on_message(message: cl.Message) -> None:
