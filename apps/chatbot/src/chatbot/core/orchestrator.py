@@ -144,15 +144,17 @@ class Orchestrator:
         language: str = "en",
         system_prompt: str | None = None,
         audit: Any = None,
+        interrupt_id: str | None = None,
     ) -> AsyncIterator[ChatEvent]:
         """The seed's flow: ALTER threads go straight to the agent; others are classified.
 
-        `audit` (a `handoff_audit.ForwardAudit`) collects the hand-off's evidence when given.
+        `audit` (a `handoff_audit.ForwardAudit`) collects the hand-off's evidence when given;
+        `interrupt_id` is the agent prompt a button click answers (ALTER threads only).
         """
         history = list(conversation_history or [])
         system_prompt = system_prompt or self.system_prompt
         if self.settings.enable_orchestrator and session_mode == ALTER:
-            async for event in self.forward(question, user_id, history, thread_id, language, audit):
+            async for event in self.forward(question, user_id, history, thread_id, language, audit, interrupt_id):
                 yield event
             return
 
@@ -207,12 +209,14 @@ class Orchestrator:
         thread_id: str | None,
         language: str,
         audit: Any = None,
+        interrupt_id: str | None = None,
     ) -> AsyncIterator[ChatEvent]:
         done = False
         from chatbot.core.external_agent import forward_to_external_agent
 
         events = forward_to_external_agent(  # the seed's forward step, typed events
-            question, user_id, history, thread_id, language, client=self.agent(), as_events=True
+            question, user_id, history, thread_id, language,
+            interrupt_id=interrupt_id, client=self.agent(), as_events=True,
         )
         if audit is not None:
             audit.sent(message=question, user_id=user_id, history=history, thread_id=thread_id)
