@@ -95,5 +95,6 @@ async def _rename(thread_id: str, first_request: str, title: str, wait_s: float 
             return
         await layer.update_thread(thread_id, name=title)
         await context.emitter.emit("first_interaction", {"interaction": title, "thread_id": thread_id})
+        logger.info("thread %s titled %r", thread_id, title)
     except Exception:  # a title is never worth a failed turn
         logger.exception("could not rename thread %s", thread_id)
