@@ -1,10 +1,12 @@
-"""ReceiptStore on a real SQLite file: round trip, idempotence per (operation, attempt), export."""
+"""ReceiptStore on the chat database (a SQLite file; Postgres in the scale run): round trip,
+idempotence per (operation, attempt), export."""
 
 from __future__ import annotations
 
 import sqlite3
 import subprocess
 import sys
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
@@ -181,3 +183,18 @@ def test_list_since_returns_only_what_a_turn_recorded(tmp_path: Path) -> None:
     store.record(_r(operation_id="op-other-thread"), "u")
     assert [row.receipt.operation_id for row in store.list("t", since=turn_start)] == ["op-new"]
     assert len(store.list(since=turn_start)) == 2
+
+
+def test_one_store_on_the_chat_database_of_each_backend(backend: str) -> None:
+    """SQLite file by default, Postgres when DATABASE_URL points there (scale run): same code."""
+    from relais.settings import get_settings
+
+    url = get_settings().receipts_db_url
+    assert url.startswith("sqlite:///" if backend == "sqlite" else "postgresql+psycopg://")
+    thread = f"thread-{backend}-{datetime.now(UTC).timestamp()}"
+    writer, reader = ReceiptStore(url, secrets=[]), ReceiptStore(url, secrets=[])
+    writer.record(_r(operation_id=f"op-{thread}"), thread)
+    writer.record(_r(operation_id=f"op-{thread}"), thread)  # same (operation, attempt): one row
+    assert [r.operation_id for r in reader.receipts(thread)] == [f"op-{thread}"]
+    assert reader.latest(f"op-{thread}") is not None
+    assert reader.list(thread, limit=1)[0].thread_id == thread
