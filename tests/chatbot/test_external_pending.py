@@ -16,6 +16,8 @@ from starlette.responses import JSONResponse
 from starlette.routing import Route
 
 from chatbot.core.external_agent import ExternalAgentClient
+from chatbot.core.modes import ALTER
+from chatbot.core.orchestrator import Orchestrator
 from tests.servers import serve
 
 pytestmark = pytest.mark.slow
@@ -27,7 +29,7 @@ async def collect(client: ExternalAgentClient, text: str, thread: str, interrupt
     return [e async for e in client.stream(text, "alice", [], thread_id=thread, interrupt_id=interrupt_id)]
 
 
-async def test_ids_pending_and_conflict(tmp_path: Path) -> None:
+async def test_ids_pending_and_conflict(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     app = create_app(lambda: CoachRunner.open(model=None, checkpoint_target=str(tmp_path / "cp.db")),
                      Settings(external_agent_token=TOKEN))
     with serve(app, ready_path="/health") as base:
@@ -46,6 +48,19 @@ async def test_ids_pending_and_conflict(tmp_path: Path) -> None:
             assert [e.code for e in errors] == ["conflict"] and "already answered" in errors[0].message
             later = (await client.pending("th", "alice")).event
             assert later is not None and later.interrupt_id != first.interrupt_id
+            # the orchestrator relays the clicked prompt's id on an ALTER thread (stale → conflict)
+            from chatbot.core.external_agent import aclose_client
+            from relais.settings import get_settings
+
+            for key, value in {"EXTERNAL_AGENT_URL": base, "EXTERNAL_AGENT_TOKEN": TOKEN, "ENABLE_ORCHESTRATOR": "true"}.items():
+                monkeypatch.setenv(key, value)
+            get_settings.cache_clear()
+            orchestrator = Orchestrator(settings=get_settings())
+            relayed = [e async for e in orchestrator.process_question(
+                "Vegan", ALTER, user_id="alice", thread_id="th", interrupt_id=first.interrupt_id)]
+            assert [e.code for e in relayed if isinstance(e, ErrorEvent)] == ["conflict"]
+            assert (await client.pending("th", "alice")).event.interrupt_id == later.interrupt_id
+            await aclose_client()
         finally:
             await client.aclose()
             await bob.aclose()
