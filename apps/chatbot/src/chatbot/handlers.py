@@ -42,6 +42,9 @@ def startup() -> None:
     session_router.install(app, sio, lambda: data_layer().engine, settings)  # no sticky sessions needed
     refuse_unsafe_start(settings)
     register_blob_route(lambda: getattr(data_layer(), "storage_provider", None))
+    from chatbot.warm import start_warm_start
+
+    start_warm_start(settings)  # encoders, Chroma, BM25 loaded before /relais/ready says ready
     from chatbot.ui.translations import register_translation_route
     from relais.models import is_offline
 

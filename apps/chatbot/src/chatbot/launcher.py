@@ -87,7 +87,7 @@ def launch(host: str | None, port: int | None, demo: bool, headless: bool) -> in
             cmd.append("--headless")
         app = subprocess.Popen(cmd, env=env)
         procs.append(app)
-        if _wait_healthy(f"http://{app_host}:{app_port}/", app, seconds=120):
+        if _wait_healthy(f"http://{app_host}:{app_port}/relais/ready", app, seconds=240):  # warm start done
             users = ", ".join(settings.users) or "(none: set RELAIS_USERS)"
             print(
                 f"\n[relais] open http://{app_host}:{app_port} and log in as one of: {users} "

@@ -139,6 +139,8 @@ def _embed_text(c: _Candidate) -> str:
     body = unit.text if unit.kind != "code" else unit.text[:600]
     if unit.lead and unit.kind != "sentence":
         body = f"{unit.lead} {body}"
+    elif unit.kind == "sentence" and unit.previous and opens_on_pronoun(unit.text):
+        body = f"{unit.previous} {body}"  # "It costs $25" is read as what "It" stands for
     return f"{c.hit.heading}: {body}" if c.hit.heading else body
 
 
@@ -246,6 +248,11 @@ def _overlaps(a: _Candidate, b: _Candidate) -> bool:
     return a.unit.block == b.unit.block and "list" in (a.unit.kind, b.unit.kind)
 
 
+def _citation(part: str) -> str:
+    match = re.search(r"\[\d+\]$", part)
+    return match.group(0) if match else "\0"
+
+
 def _assemble(question: str, kind: str, chosen: list[_Candidate]) -> Composed:
     language = detect_language(question)
     prefix = ""
@@ -272,6 +279,8 @@ def _assemble(question: str, kind: str, chosen: list[_Candidate]) -> Composed:
     text = ""
     for i, (part, block) in enumerate(parts):
         joiner = "\n\n" if block or (i and parts[i - 1][1]) else " "
+        if text and joiner == " " and text.endswith(_citation(part)):
+            text = text[: -len(_citation(part))].rstrip()  # one citation for a run of one source
         text = f"{text}{joiner}{part}" if text else part
     if prefix:
         text = f"{prefix} {capitalise(text)}" if not parts[0][1] else f"{prefix}\n\n{text}"

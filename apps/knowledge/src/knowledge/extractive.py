@@ -29,6 +29,7 @@ class ExtractiveAnswer:
     text: str
     sources: list[Hit] = field(default_factory=list)
     found: bool = False
+    related: list[Hit] = field(default_factory=list)  # "see also": retrieved close behind, not cited
 
 
 def not_found_message(question: str) -> str:
@@ -53,4 +54,7 @@ def extractive_answer(question: str, hits: list[Hit], embedder: Embedder | None 
         cache_dir = get_settings().data_dir / "embeddings"
     result = compose(question, hits, embedder, cache_dir, kb=kb, max_units=max_sentences,
                      not_found=not_found_message(question))
-    return ExtractiveAnswer(result.text, result.sources, result.found)
+    from knowledge.related import related_articles
+
+    related = related_articles(hits, result.sources) if result.found else []
+    return ExtractiveAnswer(result.text, result.sources, result.found, related)

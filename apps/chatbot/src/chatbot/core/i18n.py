@@ -62,6 +62,7 @@ MESSAGES: Mapping[str, Mapping[str, str]] = {
             "Please try again."
         ),
         "ui.sources": "Sources:",
+        "ui.see_also": "See also:",
         "ui.engine": "Engine: `{engine}`",
         # tool steps ("Used <label>"); unknown tools show their own name
         "tool.generic": "a tool",
@@ -125,6 +126,7 @@ MESSAGES: Mapping[str, Mapping[str, str]] = {
             "Veuillez réessayer."
         ),
         "ui.sources": "Sources :",
+        "ui.see_also": "Voir aussi :",
         "ui.engine": "Moteur : `{engine}`",
         "tool.generic": "outil",
         "tool.workout_plan": "plan d'entraînement",

@@ -265,11 +265,12 @@ class Orchestrator:
             from knowledge.extractive import extractive_answer
 
             embedder = getattr(self.knowledge_base, "embedder", None)  # the encoder the KB was built with
-            result = await asyncio.to_thread(extractive_answer, question, hits, embedder)
+            result = await asyncio.to_thread(extractive_answer, question, hits, embedder, kb=self.knowledge_base)
             for piece in _chunk_words(result.text):
                 yield TextChunk(piece)
-            if result.found:
-                yield SourcesEvent([hit_to_source(h) for h in result.sources])
+            if result.found:  # cited sources, then related articles ("see also")
+                yield SourcesEvent([hit_to_source(h) for h in result.sources]
+                                   + [{**hit_to_source(h), "related": True} for h in result.related])
             yield DoneEvent()
             return
         system = (system_prompt or self.system_prompt) + "\n\nContext:\n" + prepare_rag_context(hits)

@@ -8,6 +8,7 @@ message resumes the agent), so there is no ask-timeout that could leave a thread
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any, AsyncIterator
 
 import chainlit as cl
@@ -107,17 +108,24 @@ class TurnRenderer:
             pass
 
     async def _attach_sources(self, sources: list[dict[str, Any]]) -> None:
+        """This answer's sources as chips that open its excerpts: cited ones numbered as in the
+        text, then related articles ("see also"). Elements belong to this message only (Chainlit
+        scopes a message's chips by its id); the side panel is closed after each answer (see
+        `close_source_panel`), so it never shows another answer's excerpts."""
         if not sources:
             return
         message = await self._ensure_message()
-        labels = []
-        for i, source in enumerate(sources, 1):
-            label = source_label(i, source)
-            labels.append(label)
+        cited = [s for s in sources if not s.get("related")]
+        related = [s for s in sources if s.get("related")]
+        labels = [source_label(i, s) for i, s in enumerate(cited, 1)]
+        see_also = [f"{s.get('title') or s.get('source')} ({s.get('source')})" for s in related]
+        for label, source in zip(labels + see_also, cited + related):
             message.elements.append(  # type: ignore[union-attr]
                 cl.Text(name=label, content=f"**{source.get('title')}** — `{source.get('source')}`\n\n{source.get('excerpt', '')}", display="side")
             )
         footer = "\n\n" + i18n.translate("ui.sources", self.language) + " " + ", ".join(labels)
+        if see_also:
+            footer += "\n\n" + i18n.translate("ui.see_also", self.language) + " " + ", ".join(see_also)
         await message.stream_token(footer)
 
     async def finish(self) -> None:
@@ -133,6 +141,7 @@ class TurnRenderer:
             question=self.question, channel=self.channel, engine=self.engine, sources=self.sources, handoff=self.handoff,
             failed=bool(self.errors), kind=self.reply_kind)}
         await message.send()
+        await close_source_panel()
         if self.interrupt is not None:
             await send_interrupt_prompt(self.interrupt, self.language)
 
@@ -148,6 +157,19 @@ def pending_prompt(event: InterruptEvent, language: str = "en", author: str = "C
     Only the agent interrupts, so the prompt is the coach's (its avatar and badge)."""
     return PendingPrompt(event.interrupt_id, event.prompt, list(event.choices), language=language, kind=event.kind,
                          author=author)
+
+
+async def close_source_panel(delay_s: float = 0.3) -> None:
+    """Keep the side panel closed after an answer: it opens only when a source chip is clicked.
+
+    Chainlit 2.12's chat view opens the panel by itself whenever a `display="side"` element
+    arrives, listing *every* side element of the conversation under the newest one's name: the
+    excerpts of earlier answers stacked under the latest title. Closing it once the answer's
+    elements have reached the page (the short delay lets the browser apply them first) leaves
+    only the chip click, which opens exactly the clicked excerpt under its own title.
+    """
+    await asyncio.sleep(delay_s)
+    await cl.ElementSidebar.set_elements([])
 
 
 async def send_interrupt_prompt(event: InterruptEvent, language: str = "en") -> None:

@@ -1,0 +1,72 @@
+"""Sources belong to their answer (issue 19): each answer's chips open that answer's excerpts
+under their own titles, nothing accumulates across answers, a "not found" shows no sources,
+and the side panel never opens by itself (only a chip click opens it).
+Screenshots: test-artifacts/browser/19-*.png."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.e2e.conftest import ask, login, shot
+
+pytestmark = pytest.mark.browser
+
+PANEL = "#side-view-content"
+ANSWERS = "[data-step-type='assistant_message']"
+
+
+def panel_text(page) -> str:
+    return page.evaluate(f"() => document.querySelector('{PANEL}')?.innerText || ''")
+
+
+def panel_title(page) -> str:
+    return page.evaluate("() => document.querySelector('#side-view-title')?.innerText || ''")
+
+
+def wait_panel_closed(page) -> None:
+    page.wait_for_function(f"() => !document.querySelector('{PANEL}')", timeout=10_000)
+
+
+def open_chip(page, answer_index: int, name: str) -> None:
+    page.locator(ANSWERS).nth(answer_index).get_by_text(name).first.click()
+    page.wait_for_selector(PANEL, timeout=15_000)
+
+
+def test_sources_belong_to_their_answer(new_page, app_url: str) -> None:
+    page = new_page()
+    login(page, app_url)
+
+    ask(page, "How much do full-time students pay each month?")
+    first = page.locator(ANSWERS).last.inner_text()
+    assert "$5" in first and "student-discount.md" in first
+    wait_panel_closed(page)  # the panel does not open by itself
+    shot(page, "19-01-answer-panel-closed")
+    first_index = page.locator(ANSWERS).count() - 1
+
+    open_chip(page, first_index, "student-discount.md")
+    assert "Student discount" in panel_title(page)
+    assert "$5" in panel_text(page)
+    shot(page, "19-02-first-chip-opens-its-excerpt")
+
+    ask(page, "Until what time are the clubs open on Saturdays?")
+    wait_panel_closed(page)  # closed again after the next answer, not stacked
+    second_index = page.locator(ANSWERS).count() - 1
+    second = page.locator(ANSWERS).nth(second_index).inner_text()
+    assert "9:00 p.m." in second and "gym-hours.md" in second
+    open_chip(page, second_index, "gym-hours.md")
+    text = panel_text(page)
+    assert "9:00 p.m." in text
+    assert "$5/month" not in text  # no excerpt of the first answer under this title
+    assert "Gym hours" in panel_title(page)
+    shot(page, "19-03-second-chip-only-its-excerpt")
+
+    ask(page, "What is the capital of Australia?")
+    wait_panel_closed(page)
+    third = page.locator(ANSWERS).last
+    assert "couldn't find" in third.inner_text()
+    assert third.get_by_text(".md").count() == 0  # not found: no sources
+    shot(page, "19-04-not-found-no-sources")
+
+    open_chip(page, first_index, "student-discount.md")  # the first answer's chip still opens its own
+    assert "$5" in panel_text(page) and "9:00 p.m." not in panel_text(page)
+    shot(page, "19-05-first-chip-again")
