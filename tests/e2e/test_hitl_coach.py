@@ -1,0 +1,182 @@
+"""Human-in-the-loop in Chromium, coach side: the coach's pending prompt comes back with its buttons
+whenever a thread is shown again, and one click is one resume.
+
+Matrix {page reload, resume from the sidebar, app killed (kill -9) and restarted, thread opened on
+a second instance} × {coach prompt pending} on the path `make run` shows (Assistant → hand-off to
+the coach service), plus the in-process Coach profile after a reload, a double click and a click
+in a stale tab. The counter of resumes is the coach's own checkpoint: the person's messages it
+holds (the human node adds exactly one per resume). Screenshots: test-artifacts/browser/13-coach-*.png
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Callable, Iterator
+
+import pytest
+
+from tests.chainlit_driver import ServerProcess, chainlit_server, list_threads
+from tests.coach.test_service import saved_state
+from tests.e2e.conftest import Stack, ask, login
+from tests.e2e.conftest import shot as take_shot
+
+pytestmark = [pytest.mark.browser, pytest.mark.timeout(900)]
+
+WORKOUT = "Build muscle, lose fat — suggest a workout plan"
+VEG = "I'm vegetarian."
+BUTTONS = "button:has-text('Vegetarian')"
+
+
+@pytest.fixture(scope="module")
+def second_app(stack: Stack, tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+    """Another Chainlit instance on the same data folder and agent (killed and restarted too)."""
+    app = chainlit_server(
+        stack.data_dir, tmp_path_factory.mktemp("hitl-coach"), ENABLE_ORCHESTRATOR="true", EXTERNAL_AGENT_URL=stack.agent.url
+    ).start()
+    yield app
+    app.stop()
+
+
+@pytest.fixture()
+def page(new_page: Callable[..., Any]) -> Any:
+    return patient(new_page())
+
+
+def patient(page: Any) -> Any:
+    """Waits sized for a shared 2-core machine (the first hand-off loads the encoder)."""
+    page.set_default_timeout(180_000)
+    return page
+
+
+def humans(data_dir: Path, thread_id: str) -> list[str]:
+    """The person's messages in the coach's checkpoint: one more per resume, never two."""
+    return saved_state(data_dir / "checkpoints.db", thread_id)["humans"]
+
+
+def newest_thread(page: Any, base: str) -> str:
+    token = next(c["value"] for c in page.context.cookies() if c["name"] == "access_token")
+    import asyncio
+
+    return asyncio.run(list_threads(base, token))[0]["id"]
+
+
+def shot(page: Any, name: str, full: bool = True) -> None:
+    """The screenshot, with the live prompt's buttons scrolled into view (the chat scrolls inside)."""
+    if full and page.locator(BUTTONS).count():
+        page.locator(BUTTONS).last.scroll_into_view_if_needed()
+    take_shot(page, name)
+
+
+def user_messages(page: Any, text: str) -> int:
+    return page.locator("[data-step-type='user_message']", has_text=text).count()
+
+
+def start_coach_thread(page: Any, base: str, data_dir: Path) -> str:
+    """Login, hand-off to the coach; the thread waits on the coach's first prompt."""
+    login(page, base)
+    ask(page, WORKOUT)
+    page.locator(BUTTONS).last.wait_for()
+    thread_id = newest_thread(page, base)
+    assert humans(data_dir, thread_id) == [WORKOUT]
+    return thread_id
+
+
+def click_once_and_check(page: Any, data_dir: Path, thread_id: str, cell: str, click: Callable[[Any], None] | None = None) -> None:
+    """Buttons back → one click → exactly one resume, no duplicated message, no restarted thread."""
+    page.locator(BUTTONS).first.wait_for(timeout=30_000)
+    assert page.locator(BUTTONS).count() == 1, "one live prompt, one set of buttons"
+    assert user_messages(page, WORKOUT) == 1  # the thread is whole, not restarted
+    answers_before = page.locator("[data-step-type='assistant_message']").count()
+    shot(page, f"13-coach-{cell}-back")
+    (click or (lambda button: button.click()))(page.locator(BUTTONS).first)
+    page.wait_for_function(
+        "n => document.querySelectorAll(\"[data-step-type='assistant_message']\").length > n + 1", arg=answers_before
+    )
+    page.locator(BUTTONS).first.wait_for()  # the next prompt
+    page.wait_for_timeout(1500)  # a second resume, if any, would land now
+    assert humans(data_dir, thread_id) == [WORKOUT, VEG]
+    assert user_messages(page, "Vegetarian") == 1
+    assert user_messages(page, WORKOUT) == 1
+    assert page.locator(BUTTONS).count() == 1, "the answered prompt lost its buttons"
+    shot(page, f"13-coach-{cell}")
+
+
+def test_reload(page: Any, stack: Stack) -> None:
+    thread_id = start_coach_thread(page, stack.url, stack.data_dir)
+    page.goto(f"{stack.url}/thread/{thread_id}")  # the thread's own address, then a reload of it
+    page.locator(BUTTONS).first.wait_for()
+    page.reload()
+    page.wait_for_selector("[data-step-type='assistant_message']")
+    click_once_and_check(page, stack.data_dir, thread_id, "reload")
+    # the resumed thread is whole: its tool step expands to show what was called
+    page.reload()
+    page.locator(BUTTONS).first.wait_for()
+    tool = page.locator("[data-step-type='tool']").first
+    tool.scroll_into_view_if_needed()
+    tool.locator("button").first.click()
+    tool.get_by_text("workout_plan(", exact=False).first.wait_for(timeout=15_000)
+    shot(page, "13-coach-steps-after-resume", full=False)
+
+
+def test_resume_from_sidebar(page: Any, stack: Stack) -> None:
+    thread_id = start_coach_thread(page, stack.url, stack.data_dir)
+    page.goto(stack.url + "/")  # a new chat, then the thread from the sidebar
+    page.wait_for_selector("#chat-input")
+    page.locator(f"a[href='/thread/{thread_id}']").first.click()
+    page.wait_for_selector("[data-step-type='assistant_message']")
+    click_once_and_check(page, stack.data_dir, thread_id, "sidebar")
+
+
+def test_second_instance(new_page: Callable[..., Any], stack: Stack, second_app: ServerProcess) -> None:
+    first = patient(new_page())
+    thread_id = start_coach_thread(first, stack.url, stack.data_dir)
+    other = patient(new_page())
+    login(other, second_app.url)
+    other.goto(f"{second_app.url}/thread/{thread_id}")
+    other.wait_for_selector("[data-step-type='assistant_message']")
+    click_once_and_check(other, stack.data_dir, thread_id, "second-instance")
+
+
+def test_kill9_and_restart(page: Any, stack: Stack, second_app: ServerProcess) -> None:
+    thread_id = start_coach_thread(page, second_app.url, stack.data_dir)
+    second_app.kill9()
+    second_app.start()
+    page.goto(f"{second_app.url}/thread/{thread_id}")
+    page.wait_for_selector("[data-step-type='assistant_message']")
+    click_once_and_check(page, stack.data_dir, thread_id, "restart")
+
+
+def test_coach_profile_reload(page: Any, stack: Stack) -> None:
+    """The in-process Coach profile: its own checkpointer, keyed by the Chainlit thread id."""
+    login(page, stack.url)
+    page.locator("#chat-profiles").click()
+    page.get_by_role("option", name="Coach").first.click()
+    page.wait_for_timeout(1500)
+    ask(page, WORKOUT)
+    page.locator(BUTTONS).last.wait_for()
+    thread_id = newest_thread(page, stack.url)
+    page.goto(f"{stack.url}/thread/{thread_id}")
+    page.wait_for_selector("[data-step-type='assistant_message']")
+    click_once_and_check(page, stack.data_dir, thread_id, "profile-reload")
+
+
+def test_double_click(page: Any, stack: Stack) -> None:
+    thread_id = start_coach_thread(page, stack.url, stack.data_dir)
+    click_once_and_check(page, stack.data_dir, thread_id, "double-click", click=lambda button: button.dblclick())
+
+
+def test_stale_tab(new_page: Callable[..., Any], stack: Stack) -> None:
+    """Two tabs on one thread: answered in one, the other tab's button is refused with a note."""
+    tab_a = patient(new_page())
+    thread_id = start_coach_thread(tab_a, stack.url, stack.data_dir)
+    tab_b = patient(tab_a.context.new_page())
+    tab_b.goto(f"{stack.url}/thread/{thread_id}")
+    tab_b.locator(BUTTONS).first.wait_for()
+    tab_a.goto(f"{stack.url}/thread/{thread_id}")
+    click_once_and_check(tab_a, stack.data_dir, thread_id, "stale-tab-a")
+    tab_b.locator("button:has-text('Vegan')").first.click()
+    tab_b.get_by_text("already answered").first.wait_for()
+    tab_b.wait_for_timeout(1000)
+    assert humans(stack.data_dir, thread_id) == [WORKOUT, VEG]
+    assert user_messages(tab_b, "Vegan") == 0
+    shot(tab_b, "13-coach-stale-tab-b")
