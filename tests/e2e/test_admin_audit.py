@@ -21,6 +21,7 @@ COACH_QUESTION = "Build muscle, lose fat — suggest a workout plan"
 
 def test_admin_audit_page(app_url: str, new_page: Callable[..., Any]) -> None:
     page = new_page()
+    page.set_default_timeout(240_000)  # a coach turn on a loaded CI machine
     login(page, app_url, "alice")
     ask(page, COACH_QUESTION)
     page.wait_for_selector("text=Nothing to add")  # the coach's quick choices: it was handed over
@@ -60,6 +61,7 @@ def test_in_chat_audit_for_demos(
     demo = start_stack(indexed_data_dir, tmp_path, RELAIS_AUDIT_IN_CHAT="true")
     try:
         page = new_page()
+        page.set_default_timeout(240_000)
         login(page, demo.url, "alice")
         ask(page, COACH_QUESTION)
         step = page.get_by_text("Handoff audit").last

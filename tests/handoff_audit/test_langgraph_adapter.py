@@ -545,9 +545,9 @@ async def test_a_failing_advisor_is_not_reported_healthy() -> None:
     receipts = audit.receipts(after, now=NOW)
     assert len(receipts) == 1  # no interrupt, no waiting receipt
     assert receipts[0].result and receipts[0].result.verifier == "destination_finished"
-    assert (
-        classify(receipts[0], NOW).verdict is VerdictCode.STALE_CONTROL
-    )  # the advisor never took control
+    # the advisor crashed at once: admitted, never began work (control defaults to it)
+    assert receipts[0].destination_start is None
+    assert classify(receipts[0], NOW).verdict is VerdictCode.DESTINATION_NOT_STARTED
 
 
 async def test_record_closes_the_answered_wait_and_stores_the_turn(tmp_path: Path) -> None:

@@ -259,7 +259,8 @@ class RouteContract:
 
     - `routes`: allowed destinations; `required_context`: the keys each one must receive;
     - `router_node` writes its decision to `decision_key` as `{"destination", "rule"}`;
-    - `control_key`: the state key naming the agent in charge; `default_agent`: a new thread's;
+    - `control_key`: the state key naming the agent in charge; `default_agent`: the one in charge
+      while that key is empty (the graph's own fallback, e.g. on a new thread);
     - `context_of(destination, input_state)`: the context the destination received (key → value),
       read from the input the stream shows it got; without it, the input's own keys are used;
     - `verifiers`: the domain's result checks (`handoff_audit.verifiers.ResultVerifier`).
@@ -274,6 +275,11 @@ class RouteContract:
     decision_key: str = "route_decision"
     context_of: ContextReader | None = None
     verifiers: tuple[ResultVerifier, ...] = ()
+
+    def in_control(self, values: Mapping[str, Any]) -> str | None:
+        """The agent the state puts in charge: the control key, else the default agent (the graph
+        routes an empty control key to it, so the audit reads it the same way)."""
+        return values.get(self.control_key) or self.default_agent
 
     def required_for(self, recipient: str | None) -> list[str]:
         return list(self.required_context.get(recipient or "", ()))
@@ -357,9 +363,7 @@ class GraphTurnAudit:
         self.messages_before = _messages(state_before)
         self.turn = turn_number(self.messages_before)
         new_thread = not self.messages_before
-        self.control_before = before.get(contract.control_key) or (
-            contract.default_agent if new_thread else None
-        )
+        self.control_before = contract.in_control(before)
         # Sender: who actually answered last, by the author's name on its reply (independent of
         # the control variable); a new thread starts with the contract's start agent.
         self.sender = last_speaker(self.messages_before, contract.routes) or (
@@ -443,7 +447,7 @@ class GraphTurnAudit:
         )
         builder.route_rule = rule
         builder.routed(_goto(first))
-        builder.control(self.control_before, values.get(self.contract.control_key))
+        builder.control(self.control_before, self.contract.in_control(values))
         produced = turn_messages(_messages(state_after))
         protocol = tool_protocol(produced)
         builder.tool(protocol.tool_call_id, protocol.tool_message_call_id)
@@ -489,7 +493,7 @@ class GraphTurnAudit:
         if not humans and not paused:
             return None
         values = _values(snapshot_after)
-        advisor = values.get(self.contract.control_key)
+        advisor = self.contract.in_control(values)
         payload = payloads[0] if payloads else {}
         payload_map = payload if isinstance(payload, Mapping) else {"prompt": payload}
         ran = self.log.runs(self.contract.routes)
