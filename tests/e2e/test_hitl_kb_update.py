@@ -1,0 +1,209 @@
+"""Human-in-the-loop in Chromium, Knowledge-update side: the pending Publish question comes back
+with its buttons whenever the thread is shown again, and one click publishes once.
+
+Matrix {page reload, resume from the sidebar, app killed (kill -9) and restarted, thread opened on
+a second instance} × {Knowledge-update approval pending}, plus a double click and a stale tab.
+The app works on a copy of the knowledge base in a temp folder (the repo's data/ is never written)
+and on its own copy of the indexed data folder. Each cell runs a real change of the base price
+(cell after cell: $10 → $11 → $12 …, so every job has something to change); the side-effect
+counter is the publish journal the app appends to on every publish (one line per publish).
+Screenshots: test-artifacts/browser/13-kb-*.png and 17-kb-*.png.
+"""
+
+from __future__ import annotations
+
+import re
+import json
+import shutil
+from pathlib import Path
+from typing import Any, Callable, Iterator
+
+import pytest
+
+from tests.chainlit_driver import ServerProcess, chainlit_server, list_threads
+from tests.conftest import REPO_ROOT
+from tests.e2e.conftest import Stack, login, shot, start_stack, wait_idle
+
+pytestmark = [pytest.mark.browser, pytest.mark.timeout(1500)]
+
+ANSWERS = re.compile(r"^\s*(Yes, apply it|Use |Publish\s*$)")  # the buttons a person clicks to go on
+_base_price = [10]  # the base price in the KB copy now: each published cell moves it up by one
+
+
+@pytest.fixture(scope="module")
+def kb_stack(indexed_data_dir: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
+    """One app (+ agent) for every cell, on a temp copy of the KB and of the indexed data folder."""
+    root = tmp_path_factory.mktemp("hitl-kb")
+    kb = Path(shutil.copytree(REPO_ROOT / "data" / "knowledge", root / "kb"))
+    data_dir = Path(shutil.copytree(indexed_data_dir, root / "data"))
+    running = start_stack(data_dir, root, RELAIS_KB_DIR=str(kb))
+    running.kb = kb  # type: ignore[attr-defined]
+    yield running
+    running.app.stop()
+    running.agent.stop()
+
+
+@pytest.fixture(scope="module")
+def second_app(kb_stack: Stack, tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+    app = chainlit_server(kb_stack.data_dir, tmp_path_factory.mktemp("hitl-kb-2"), ENABLE_ORCHESTRATOR="true",
+                          EXTERNAL_AGENT_URL=kb_stack.agent.url, RELAIS_KB_DIR=str(kb_stack.kb)).start()  # type: ignore[attr-defined]
+    yield app
+    app.stop()
+
+
+def publishes(stack: Stack) -> int:
+    journal = stack.data_dir / "kb_update_publishes.jsonl"
+    return len(journal.read_text().splitlines()) if journal.exists() else 0
+
+
+def newest_thread(page: Any, base: str) -> str:
+    import asyncio
+    from concurrent.futures import ThreadPoolExecutor
+
+    token = next(c["value"] for c in page.context.cookies() if c["name"] == "access_token")
+    with ThreadPoolExecutor(1) as pool:  # Playwright's loop runs in this thread
+        return pool.submit(lambda: asyncio.run(list_threads(base, token))).result()[0]["id"]
+
+
+def publish_button(page: Any) -> Any:
+    return page.get_by_role("button", name="Publish", exact=True)
+
+
+def count(page: Any, kind: str, text: str) -> int:
+    return page.locator(f"[data-step-type='{kind}']", has_text=text).count()
+
+
+def choose_profile(page: Any) -> None:
+    page.locator("#chat-profiles").click()
+    page.get_by_role("option", name="Knowledge update").first.click()
+    page.wait_for_timeout(1500)
+
+
+def send(page: Any, text: str) -> None:
+    page.locator("#chat-input").click()
+    page.keyboard.type(text)
+    page.locator("#chat-submit").click()
+
+
+def click_and_wait(page: Any, button: Any) -> None:
+    answers = page.locator("[data-step-type='assistant_message']").count()
+    button.click()
+    page.wait_for_function("n => document.querySelectorAll(\"[data-step-type='assistant_message']\").length > n",
+                           arg=answers, timeout=120_000)
+    wait_idle(page)
+
+
+def to_publish_question(page: Any, base: str, cell: str) -> tuple[str, str]:
+    """A new Knowledge-update thread, answered by clicks up to its pending Publish question."""
+    old = _base_price[0]
+    new = old + 1
+    request = f"The base plan moves from ${old}/month to ${new}/month"
+    login(page, base)
+    choose_profile(page)
+    send(page, request)
+    for _ in range(12):
+        buttons = page.locator("button").filter(has_text=ANSWERS)
+        buttons.first.wait_for(timeout=120_000)
+        wait_idle(page)
+        if publish_button(page).count():
+            break
+        labels = [label.strip() for label in buttons.all_inner_texts()]
+        pick = next((i for i, label in enumerate(labels) if label.startswith("Use the new values for all")),
+                    next(i for i, label in enumerate(labels) if label.startswith(("Yes, apply", "Use "))))
+        if cell == "reload" and labels[pick].startswith("Use the new values"):
+            shot(page, "13-kb-decision")  # an item left for a person, decided in the review
+        click_and_wait(page, buttons.nth(pick))
+    publish_button(page).first.wait_for()
+    shot(page, f"17-kb-review-{cell}")
+    return newest_thread(page, base), request
+
+
+def publish_once_and_check(page: Any, stack: Stack, request: str, cell: str,
+                           click: Callable[[Any], None] | None = None) -> None:
+    """Buttons back → one click → exactly one publish, no duplicated message, no restarted job."""
+    publish_button(page).first.wait_for(timeout=60_000)
+    assert publish_button(page).count() == 1, "one live question, one Publish button"
+    assert count(page, "user_message", request) == 1  # the thread is whole, not restarted
+    assert count(page, "assistant_message", "I am looking through the help center") == 1
+    shot(page, f"13-kb-{cell}-back")
+    before = publishes(stack)
+    (click or (lambda button: button.click()))(publish_button(page).first)
+    page.get_by_text("Published.").first.wait_for(timeout=120_000)
+    wait_idle(page)
+    page.wait_for_timeout(1500)  # a second publish, if any, would land now
+    assert publishes(stack) == before + 1
+    _base_price[0] += 1  # the knowledge base now states the new price (the next cell changes it again)
+    assert count(page, "assistant_message", "Published.") == 1
+    assert count(page, "user_message", request) == 1
+    assert count(page, "assistant_message", "I am looking through the help center") == 1
+    assert publish_button(page).count() == 0, "the answered question lost its buttons"
+    shot(page, f"13-kb-{cell}")
+
+
+def test_reload(page: Any, kb_stack: Stack) -> None:
+    thread_id, request = to_publish_question(page, kb_stack.url, "reload")
+    page.goto(f"{kb_stack.url}/thread/{thread_id}")
+    publish_button(page).first.wait_for()
+    page.reload()
+    page.wait_for_selector("[data-step-type='assistant_message']")
+    publish_once_and_check(page, kb_stack, request, "reload")
+    written = json.loads((kb_stack.data_dir / "kb_update_publishes.jsonl").read_text().splitlines()[-1])["written"]
+    assert "family-plan.md" in written and "tarifs-et-forfaits.md" in written  # decided items were published
+    page.reload()  # the answered question does not come back
+    page.get_by_text("Published.").first.wait_for()
+    page.wait_for_timeout(2000)
+    assert publish_button(page).count() == 0
+    page.get_by_text("Work log").first.click()  # the retries, folded into one neutral step
+    page.wait_for_timeout(800)
+    shot(page, "17-kb-work-log")
+
+
+def test_resume_from_sidebar(page: Any, kb_stack: Stack) -> None:
+    thread_id, request = to_publish_question(page, kb_stack.url, "sidebar")
+    page.goto(kb_stack.url + "/")
+    page.wait_for_selector("#chat-input")
+    page.locator(f"a[href='/thread/{thread_id}']").first.click()
+    page.wait_for_selector("[data-step-type='assistant_message']")
+    publish_once_and_check(page, kb_stack, request, "sidebar")
+
+
+def test_kill9_and_restart(page: Any, kb_stack: Stack, second_app: ServerProcess) -> None:
+    thread_id, request = to_publish_question(page, second_app.url, "restart")
+    second_app.kill9()
+    second_app.start()
+    page.goto(f"{second_app.url}/thread/{thread_id}")
+    page.wait_for_selector("[data-step-type='assistant_message']")
+    publish_once_and_check(page, kb_stack, request, "restart")
+
+
+def test_second_instance(new_page: Callable[..., Any], kb_stack: Stack, second_app: ServerProcess) -> None:
+    first = new_page()
+    thread_id, request = to_publish_question(first, kb_stack.url, "second")
+    other = new_page()
+    login(other, second_app.url)
+    other.goto(f"{second_app.url}/thread/{thread_id}")
+    other.wait_for_selector("[data-step-type='assistant_message']")
+    publish_once_and_check(other, kb_stack, request, "second-instance")
+
+
+def test_double_click(page: Any, kb_stack: Stack) -> None:
+    _thread_id, request = to_publish_question(page, kb_stack.url, "double")
+    publish_once_and_check(page, kb_stack, request, "double-click", click=lambda button: button.dblclick())
+
+
+def test_stale_tab(new_page: Callable[..., Any], kb_stack: Stack) -> None:
+    """Two tabs on one thread: published in one, the other tab's Publish is refused with a note."""
+    tab_a = new_page()
+    thread_id, request = to_publish_question(tab_a, kb_stack.url, "stale")
+    tab_b = tab_a.context.new_page()
+    tab_b.goto(f"{kb_stack.url}/thread/{thread_id}")
+    publish_button(tab_b).first.wait_for()
+    tab_a.goto(f"{kb_stack.url}/thread/{thread_id}")
+    publish_once_and_check(tab_a, kb_stack, request, "stale-tab-a")
+    after = publishes(kb_stack)
+    publish_button(tab_b).first.click()
+    tab_b.get_by_text("already answered").first.wait_for()
+    tab_b.wait_for_timeout(1000)
+    assert publishes(kb_stack) == after
+    assert count(tab_b, "assistant_message", "Published.") == 0
+    shot(tab_b, "13-kb-stale-tab-b")
