@@ -1,0 +1,53 @@
+"""Encoder micro-batching: simultaneous question encodings share forward passes, each caller
+gets its own vector, errors reach every waiter."""
+
+from __future__ import annotations
+
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
+
+import numpy as np
+import pytest
+from relais.embeddings import QueryBatcher
+
+
+def fake_encoder(calls: list[list[str]], delay_s: float = 0.02):
+    def encode(texts: list[str]) -> np.ndarray:
+        calls.append(list(texts))
+        time.sleep(delay_s)  # a forward pass takes time, so others arrive meanwhile
+        return np.array([[float(len(t)), float(i)] for i, t in enumerate(texts)], dtype=np.float32)
+
+    return encode
+
+
+def test_simultaneous_calls_share_passes_and_get_their_own_rows() -> None:
+    calls: list[list[str]] = []
+    batcher = QueryBatcher(fake_encoder(calls), threading.Lock(), window_s=0.005)
+    texts = [f"question {'x' * i}" for i in range(16)]
+    with ThreadPoolExecutor(max_workers=16) as pool:
+        vectors = list(pool.map(batcher, texts))
+    assert [v[0] for v in vectors] == [float(len(t)) for t in texts]  # each caller: its own text's row
+    assert sorted(t for batch in calls for t in batch) == sorted(texts)  # every text encoded once
+    assert len(calls) < len(texts) and batcher.batches == len(calls)
+
+
+def test_a_lone_call_is_one_pass() -> None:
+    calls: list[list[str]] = []
+    batcher = QueryBatcher(fake_encoder(calls, 0.0), threading.Lock(), window_s=0.001)
+    assert batcher("hello")[0] == 5.0 and calls == [["hello"]]
+
+
+def test_an_encoder_error_reaches_every_waiter() -> None:
+    def broken(texts: list[str]) -> np.ndarray:
+        time.sleep(0.01)
+        raise RuntimeError("encoder down")
+
+    batcher = QueryBatcher(broken, threading.Lock(), window_s=0.005)
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        futures = [pool.submit(batcher, f"q{i}") for i in range(4)]
+        for future in futures:
+            with pytest.raises(RuntimeError, match="encoder down"):
+                future.result()
+    with pytest.raises(RuntimeError):  # still serving (not stuck leading) after a failure
+        batcher("again")
