@@ -193,7 +193,9 @@ async def render_receipt(operation_id: str, attempt: int | None) -> str | None:
         f'<h2 id="receipt-detail">Receipt <code>{escape(r.operation_id)}</code> #{r.attempt} '
         f"{badge(verdict.verdict)}</h2>"
         f"<p><code>{escape(r.route_contract or '')}</code> · {escape(r.sender or '–')} → "
-        f"{escape(r.recipient or '–')} · recorded {escape(row.recorded_at)}, updated "
+        f"{escape(r.recipient or '–')}"
+        + (f" · rule <code>{escape(r.route_rule)}</code>" if r.route_rule else "")
+        + f" · recorded {escape(row.recorded_at)}, updated "
         f"{escape(row.updated_at)}</p>"
         "<table><tr><th>Boundary</th><th></th><th>Evidence</th></tr>"
         f"{boundaries}</table>"
