@@ -95,7 +95,7 @@ def test_replay_prints_the_table_and_8_of_8() -> None:
     assert (data["passed"], data["total"]) == (8, 8)
 
 
-def test_list_and_export_read_the_store_under_the_data_dir(tmp_path: Path) -> None:
+def test_list_and_export_read_the_chat_database(tmp_path: Path) -> None:
     store = ReceiptStore()
     store.record(Receipt.model_validate(healthy(operation_id="op-1")), "thread-a")
     store.record(Receipt.model_validate(healthy(operation_id="op-2", result=None)), "thread-b")
@@ -108,6 +108,10 @@ def test_list_and_export_read_the_store_under_the_data_dir(tmp_path: Path) -> No
     only_b = runner.invoke(audit_app, ["list", "--thread", "thread-b"])
     assert "op-2#1" in only_b.output and "op-1" not in only_b.output
     assert "no receipts recorded" in runner.invoke(audit_app, ["list", "--thread", "nope"]).output
+    alarms = _json_lines(runner.invoke(audit_app, ["list", "--verdict", "false_complete", "--json"]).output)
+    assert [i["operation_id"] for i in alarms] == ["op-2"]
+    other_db = runner.invoke(audit_app, ["list", "--db", str(tmp_path / "other.db")])
+    assert "no receipts recorded" in other_db.output  # --db takes a SQLite file (or a URL)
 
     out = tmp_path / "export.jsonl"
     assert runner.invoke(audit_app, ["export", str(out)]).exit_code == 0
