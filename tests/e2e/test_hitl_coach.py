@@ -13,9 +13,10 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, Callable, Iterator
 
+import httpx
 import pytest
 
-from tests.chainlit_driver import ServerProcess, chainlit_server, list_threads
+from tests.chainlit_driver import ServerProcess, chainlit_server
 from tests.coach.test_service import saved_state
 from tests.e2e.conftest import Stack, ask, login
 from tests.e2e.conftest import shot as take_shot
@@ -54,10 +55,12 @@ def humans(data_dir: Path, thread_id: str) -> list[str]:
 
 
 def newest_thread(page: Any, base: str) -> str:
+    """The user's newest thread, from the app's own thread list (the browser's cookie)."""
     token = next(c["value"] for c in page.context.cookies() if c["name"] == "access_token")
-    import asyncio
-
-    return asyncio.run(list_threads(base, token))[0]["id"]
+    reply = httpx.post(base + "/project/threads", json={"pagination": {"first": 5}, "filter": {}},
+                       cookies={"access_token": token}, timeout=30)
+    reply.raise_for_status()
+    return reply.json()["data"][0]["id"]
 
 
 def shot(page: Any, name: str, full: bool = True) -> None:
