@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import os
 import signal
+import shutil
 import subprocess
 import sys
 import time
@@ -90,10 +91,12 @@ def app_root(workdir: Path, port: int) -> Path:
     that folder on shutdown, so instances must not share one (config and welcome page linked)."""
     root = workdir / f"app-root-{port}"
     root.mkdir(parents=True, exist_ok=True)
-    for name in (".chainlit", "chainlit.md", "chainlit_fr-FR.md", "public"):
+    for name in (".chainlit", "chainlit.md", "public"):
         link = root / name
         if not link.exists():
             link.symlink_to(REPO_ROOT / name)
+    for page in REPO_ROOT.glob("chainlit_*.md"):  # copied: Chainlit refuses a translated readme outside its root
+        shutil.copyfile(page, root / page.name)
     return root
 
 

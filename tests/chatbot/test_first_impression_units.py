@@ -72,8 +72,8 @@ def test_thread_titles_tell_threads_apart() -> None:
     assert paris == ZoneInfo("Europe/Paris")
     first = thread_title(request, datetime(2026, 12, 1, 13, 5, tzinfo=timezone.utc), paris)
     second = thread_title(request, datetime(2026, 12, 1, 13, 40, tzinfo=timezone.utc), paris)
-    assert first == "Build me a 3-day workout… · 14:05" and second.endswith("14:40")
-    assert thread_title("Hi", datetime(2026, 12, 1, 9, 0, tzinfo=timezone.utc)) == "Hi · 09:00 UTC"
+    assert first == "14:05 · Build me a 3-day workout…" and second.startswith("14:40 · ")
+    assert thread_title("Hi", datetime(2026, 12, 1, 9, 0, tzinfo=timezone.utc)) == "09:00 UTC · Hi"
     assert zone_from_cookie("relais_tz=Not%2FAZone") is None and zone_from_cookie(None) is None
     assert shorten("one   two\nthree", 40) == "one two three"
     assert len(shorten("x" * 100)) <= 29

@@ -118,8 +118,8 @@ def test_first_impression(new_page: Any, app_url: str, locale: str) -> None:
     text = body_text(page)
     assert re.search(r"\$10|10 ?\$|10 dollars", text)
     assert t["footer"] in text  # the footer of the offline engine, not "LLMs can make mistakes"
-    # the new thread is renamed "<first request, shortened> · HH:MM" in the sidebar
-    page.get_by_text(re.compile(r"· \d{2}:\d{2}$")).first.wait_for(timeout=30_000)
+    # the new thread is renamed "HH:MM · <first request, shortened>" in the sidebar
+    page.locator("#thread-history").get_by_text(re.compile(r"^\d{2}:\d{2} · ")).first.wait_for(timeout=30_000)
     shot(page, f"{tag}-04-answer")
     ask(page, t["action"])
     choice = page.get_by_role("button", name=t["choice"]).last

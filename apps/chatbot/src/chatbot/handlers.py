@@ -124,7 +124,7 @@ async def on_chat_resume(thread: dict[str, Any]) -> None:
 async def on_message(message: cl.Message) -> None:
     from chatbot.ui.titles import schedule_title
 
-    schedule_title(message.content)  # a new thread's title: first request · local time
+    schedule_title(message.content)  # a new thread's title: local time · first request
     await _profile_module().on_message(message)
 
 

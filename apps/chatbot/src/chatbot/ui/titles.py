@@ -2,8 +2,10 @@
 
 Chainlit names a thread after its first message, whole: two threads that start with the same
 request look identical, and a long request is cut by the sidebar before anything that differs.
-Relais renames a new thread to the start of its first request (cut at a word, short enough for
-the sidebar) followed by the local time it was started ("Build me a 3-day workout… · 14:05").
+Relais renames a new thread to the local time it was started followed by the start of its
+first request, cut at a word ("14:05 · Build me a 3-day workout…"): the sidebar cuts titles at
+about 26 characters and covers the end of the open thread's with its menu button, so the
+distinguishing detail goes first.
 The time zone is the browser's (cookie `relais_tz`, set by public/relais.js), else UTC.
 A thread the user renamed, or a resumed one, keeps its name.
 """
@@ -47,10 +49,10 @@ def zone_from_cookie(cookie_header: str | None) -> ZoneInfo | None:
 
 
 def thread_title(first_request: str, started: datetime, zone: ZoneInfo | None = None) -> str:
-    """`<first request, shortened> · HH:MM` (local time; `HH:MM UTC` without a known zone)."""
+    """`HH:MM · <first request, shortened>` (local time; `HH:MM UTC` without a known zone)."""
     when = started.astimezone(zone).strftime("%H:%M") if zone else started.astimezone(timezone.utc).strftime("%H:%M UTC")
     request = shorten(first_request) or "…"
-    return f"{request} · {when}"
+    return f"{when} · {request}"
 
 
 def mark_resumed(session: Any) -> None:
