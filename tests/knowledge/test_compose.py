@@ -134,6 +134,8 @@ def test_question_kind(question: str, kind: str) -> None:
     ("Can I stop paying while I travel?", "You are not charged during a freeze.", None),
     ("Can a guest come at night?", "Guests can only arrive during staffed hours.", None),
     ("Le support répond-il par téléphone ?", "Nous ne proposons pas d'assistance téléphonique.", "no"),
+    ("Is freezing paid?", "It is free on every plan.", "no"),
+    ("Est-ce que la suspension est payante ?", "Elle est gratuite, quel que soit votre forfait.", "no"),
 ])
 def test_polarity(question: str, sentence: str, expected: str | None) -> None:
     assert polarity(question, sentence) == expected
