@@ -81,6 +81,7 @@ def relais_env(data_dir: Path, **extra: str) -> dict[str, str]:
         TRANSFORMERS_OFFLINE="1",
         ANONYMIZED_TELEMETRY="False",
         PYTHONUNBUFFERED="1",
+        RELAIS_WARM_START="false",  # test apps load lazily (CPU is shared); pass "true" to test warm start
     )
     env.update(extra)
     return env
