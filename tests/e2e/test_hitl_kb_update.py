@@ -128,7 +128,7 @@ def publish_once_and_check(page: Any, stack: Stack, request: str, cell: str,
     shot(page, f"13-kb-{cell}-back")
     before = publishes(stack)
     (click or (lambda button: button.click()))(publish_button(page).first)
-    page.get_by_text("Published.").first.wait_for(timeout=120_000)
+    page.get_by_text("Published.").first.wait_for(timeout=300_000)  # writing + re-indexing on a busy machine
     wait_idle(page)
     page.wait_for_timeout(1500)  # a second publish, if any, would land now
     assert publishes(stack) == before + 1
@@ -136,8 +136,8 @@ def publish_once_and_check(page: Any, stack: Stack, request: str, cell: str,
     assert count(page, "assistant_message", "Published.") == 1
     assert count(page, "user_message", request) == 1
     assert count(page, "assistant_message", "I am looking through the help center") == 1
-    assert publish_button(page).count() == 0, "the answered question lost its buttons"
     shot(page, f"13-kb-{cell}")
+    assert publish_button(page).count() == 0, "the answered question lost its buttons"
 
 
 def test_reload(page: Any, kb_stack: Stack) -> None:

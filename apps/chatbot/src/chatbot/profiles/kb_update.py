@@ -376,5 +376,10 @@ async def on_choice(action: cl.Action) -> None:
         if not is_live(action):
             await refuse_stale(_language(), author=AUTHOR)
             return
-        await _conversation().choose(str((action.payload or {}).get("value", "")), clicked_interrupt_id(action),
-                                     action.label)
+        value = str((action.payload or {}).get("value", ""))
+        await _conversation().choose(value, clicked_interrupt_id(action), action.label)
+        if value != "type":
+            try:
+                await action.remove()  # the clicked button goes even if the page holds a second copy of it
+            except Exception:  # noqa: BLE001 - a closed page must not fail the answer
+                pass
