@@ -16,7 +16,7 @@ import pytest
 from tests.chainlit_driver import ChatSession, chainlit_server, login, relais_env
 from tests.conftest import REPO_ROOT
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.timeout(900)]
 DEMO_KB = REPO_ROOT / "data" / "knowledge"
 
 
