@@ -17,6 +17,7 @@ import pytest
 
 from tests.chainlit_driver import agent_server, chainlit_server, login, relais_env
 from tests.conftest import REPO_ROOT, scale_services
+from tests.resilience.harness import USERS, USERS_ENV
 
 pytestmark = pytest.mark.scale
 
@@ -25,7 +26,7 @@ pytestmark = pytest.mark.scale
 def instances(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, object]]:
     database_url, _, _ = scale_services()
     work = tmp_path_factory.mktemp("shared-receipts")
-    env = {"DATABASE_URL": database_url}
+    env = {"DATABASE_URL": database_url, "RELAIS_USERS": USERS_ENV}  # no demo passwords on a shared DB
     agent_a = agent_server(work / "data-a", work, **env).start()
     app_b = chainlit_server(work / "data-b", work, RELAIS_ADMINS="alice", **env).start()
     try:
@@ -62,7 +63,7 @@ def test_a_receipt_written_on_a_is_listed_on_b(instances: dict) -> None:
 
     # B's admin page shows them too
     base = instances["app_b"].url
-    token = login(base, "alice", "alice-pass-1")
+    token = login(base, "alice", USERS["alice"])
     page = httpx.get(f"{base}/admin/audit?thread={thread}", cookies={"access_token": token}, timeout=60)
     assert page.status_code == 200
     assert f"<code>{thread}</code>" in page.text and "2 receipt(s)" in page.text
