@@ -33,7 +33,7 @@ def verdict_title(verdict: Verdict, receipt: Receipt | None = None) -> str:
 
 
 def verdict_line(verdict: Verdict, receipt: Receipt) -> str:
-    """One short line per handoff: icon, verdict and destination (`✅ HEALTHY → nutrition_advisor`)."""
+    """One short line per handoff: icon, verdict and destination (`✅ HEALTHY → external_agent`)."""
     icon = verdict_title(verdict).split(" ", 1)[0]
     return f"{icon} {verdict.verdict.value} → {receipt.recipient or '?'}"
 
