@@ -71,6 +71,7 @@ def test_in_chat_audit_for_demos(
         body = page.inner_text("body")
         assert "HEALTHY → external_agent" in body
         assert "| Boundary |" not in body and "Do nothing." not in body  # details stay folded
+        page.get_by_text("WAITING_ON_APPROVAL → human").last.scroll_into_view_if_needed()
         shot(page, "16-audit-in-chat")
     finally:
         demo.app.stop()
