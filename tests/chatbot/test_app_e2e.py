@@ -10,10 +10,11 @@ from __future__ import annotations
 import asyncio
 import subprocess
 import sys
-from typing import Iterator
+from typing import Any, Iterator
 
 import httpx
 import pytest
+import socketio
 
 from tests.chainlit_driver import ChatSession, agent_server, chainlit_server, list_threads, login, relais_env
 from tests.conftest import REPO_ROOT, free_port
@@ -130,6 +131,36 @@ async def test_another_user_cannot_open_the_thread(stack: dict) -> None:
     bob_token = login(base, "bob", "bob-pass-2")
     assert thread_id not in [t["id"] for t in await list_threads(base, bob_token)]
     intruder = ChatSession(base, bob_token, thread_id=thread_id)
-    with pytest.raises(Exception):
+    refusals: list[Any] = []
+    intruder.sio.on("connect_error", lambda data: refusals.append(data))
+    with pytest.raises(socketio.exceptions.ConnectionError, match="failed to connect"):
         await intruder.connect()
     await intruder.close()
+    assert refusals == [{"message": "Connection refused by server"}]  # refused at connect, not a crash
+    assert intruder.resumed is None and not intruder.sio.connected
+    own = await ChatSession(base, bob_token).connect()  # the same login opens a thread of his own:
+    assert own.sio.connected  # the refusal was about alice's thread, not bob's token
+    await own.close()
+
+
+def test_relais_ask_uses_the_running_app(stack: dict) -> None:
+    """`relais ask` posts to the warm app (bearer token from the data folder), and without an
+    app on the port answers in its own process; the endpoint refuses a missing token."""
+    base = stack["app"].url
+    assert httpx.post(base + "/relais/api/ask", json={"question": "How much is the base plan?"}, timeout=10).status_code == 401
+    token = (stack["data_dir"] / "api_token").read_text().strip()
+    bad = httpx.post(base + "/relais/api/ask", json={"nope": 1}, headers={"Authorization": f"Bearer {token}"}, timeout=30)
+    assert bad.status_code == 400
+
+    def ask(port: int) -> dict:
+        env = relais_env(stack["data_dir"], APP_PORT=str(port))
+        done = subprocess.run([sys.executable, "-m", "chatbot.cli", "ask", "How much does the base plan cost?", "--json"],
+                              env=env, cwd=REPO_ROOT, capture_output=True, text=True, timeout=300)
+        assert done.returncode == 0, done.stderr
+        return __import__("json").loads(done.stdout)
+
+    warm = ask(stack["port"])
+    assert warm["served_by"] == "app" and "$10" in warm["answer"]
+    assert warm["sources"][0]["source"] == "plans-and-pricing.md"
+    cold = ask(free_port())  # nothing listens there
+    assert cold["served_by"] == "cli" and cold["answer"] == warm["answer"]
