@@ -25,14 +25,17 @@ CHANNEL_LABELS = {HELP_CENTER: "help center", COACH: "coach"}
 def turn_record(*, question: str | None, channel: str, engine: str | None, sources: list[dict[str, Any]],
                 handoff: bool = False, failed: bool = False, kind: str | None = None) -> dict[str, Any]:
     """The record stored with an answer message (no excerpts: titles and files are enough)."""
+    # the articles the answer cites ("see also" suggestions are not what it was judged on)
+    cited = [{"source": str(s.get("source") or ""), "title": str(s.get("title") or "")}
+             for s in sources if not s.get("related")]
     return {
         "question": (question or "")[:2000],
         "channel": channel,
         "engine": engine or "",
-        "sources": [{"source": str(s.get("source") or ""), "title": str(s.get("title") or "")} for s in sources],
-        # a help-center answer that cites nothing: the knowledge base had no answer
+        "sources": cited,
         "kind": kind or "answer",  # "smalltalk": a greeting or thanks, not a question
-        "not_found": channel == HELP_CENTER and not sources and not failed and not kind,
+        # a help-center answer that cites nothing: the knowledge base had no answer
+        "not_found": channel == HELP_CENTER and not cited and not failed and not kind,
         "handoff": handoff,
         "failed": failed,  # an error was shown (model or knowledge base unavailable)
     }
