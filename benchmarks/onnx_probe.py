@@ -45,7 +45,15 @@ def main() -> int:
     folder = Path(tempfile.mkdtemp(prefix="relais-onnx-"))
     onnx_path, int8_path = folder / "minilm.onnx", folder / "minilm-int8.onnx"
     sample = tokenizer(TEXTS[:2], padding=True, return_tensors="pt")
-    torch.onnx.export(model, (sample["input_ids"], sample["attention_mask"]), str(onnx_path),
+    class Encoder(torch.nn.Module):  # keyword call: transformers 5's forward takes more positionals
+        def __init__(self) -> None:
+            super().__init__()
+            self.bert = model
+
+        def forward(self, input_ids, attention_mask):  # type: ignore[no-untyped-def]
+            return self.bert(input_ids=input_ids, attention_mask=attention_mask).last_hidden_state
+
+    torch.onnx.export(Encoder().eval(), (sample["input_ids"], sample["attention_mask"]), str(onnx_path),
                       input_names=["input_ids", "attention_mask"], output_names=["last_hidden_state"],
                       dynamic_axes={"input_ids": {0: "b", 1: "t"}, "attention_mask": {0: "b", 1: "t"},
                                     "last_hidden_state": {0: "b", 1: "t"}}, opset_version=17, dynamo=False)
