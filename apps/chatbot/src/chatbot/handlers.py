@@ -42,6 +42,9 @@ def startup() -> None:
     session_router.install(app, sio, lambda: data_layer().engine, settings)  # no sticky sessions needed
     refuse_unsafe_start(settings)
     register_blob_route(lambda: getattr(data_layer(), "storage_provider", None))
+    from chatbot.ask_api import register_ask_route
+
+    register_ask_route()  # `relais ask` answers from this warm process
     from chatbot.warm import start_warm_start
 
     start_warm_start(settings)  # encoders, Chroma, BM25 loaded before /relais/ready says ready
@@ -49,13 +52,13 @@ def startup() -> None:
     from relais.models import is_offline
 
     register_translation_route(lambda: is_offline(get_settings()))  # the footer matches the engine
+    from chatbot.admin import register_admin_routes
+
+    register_admin_routes()  # operator pages under /admin (RELAIS_ADMINS)
     register_feedback_routes()  # thumbs on one's own answers only
     from relais.tracing import setup_tracing
 
     setup_tracing("relais-chatbot", settings)  # only with OTEL_EXPORTER_OTLP_ENDPOINT
-    from chatbot.admin import register_admin_routes
-
-    register_admin_routes()  # operator pages under /admin (RELAIS_ADMINS)
 
 
 async def shutdown() -> None:
