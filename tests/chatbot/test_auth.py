@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import pytest
-from pydantic import SecretStr
-
 from chatbot.auth import (
     check_password,
     exposure_problem,
@@ -14,6 +12,7 @@ from chatbot.auth import (
     verify_password,
     weak_credentials,
 )
+from pydantic import SecretStr
 from relais.settings import Settings
 
 

@@ -19,8 +19,8 @@ pytestmark = pytest.mark.slow
 
 USERS = "alice:alice-long-pass-1,bob:bob-long-pass-22"
 BACKOFF = 1.5  # per user: backoff after 1 failure, lock at 3; per address: backoff after 1, lock at 4
-LIMITS = dict(RELAIS_LOGIN_MAX_FAILURES="3", RELAIS_LOGIN_MAX_FAILURES_PER_ADDRESS="4",
-              RELAIS_LOGIN_BACKOFF_S=str(BACKOFF), RELAIS_LOGIN_LOCK_MINUTES="2", RELAIS_USERS=USERS)
+LIMITS = {"RELAIS_LOGIN_MAX_FAILURES": "3", "RELAIS_LOGIN_MAX_FAILURES_PER_ADDRESS": "4",
+          "RELAIS_LOGIN_BACKOFF_S": str(BACKOFF), "RELAIS_LOGIN_LOCK_MINUTES": "2", "RELAIS_USERS": USERS}
 
 
 @pytest.fixture(scope="module")

@@ -7,10 +7,9 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
-from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
-
 from chatbot.login_guard import LoginGuard, Refusal
 from relais.settings import Settings
+from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
 
 class Clock:
@@ -22,8 +21,8 @@ class Clock:
 
 
 def policy(**overrides: float) -> Settings:
-    values = dict(relais_login_max_failures=6, relais_login_max_failures_per_address=20,
-                  relais_login_lock_minutes=10, relais_login_backoff_s=2.0)
+    values = {"relais_login_max_failures": 6, "relais_login_max_failures_per_address": 20,
+              "relais_login_lock_minutes": 10, "relais_login_backoff_s": 2.0}
     return Settings(**{**values, **overrides})
 
 

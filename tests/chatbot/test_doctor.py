@@ -8,11 +8,11 @@ import sys
 from pathlib import Path
 
 import pytest
-from pydantic import SecretStr
-
 from chatbot import doctor
 from chatbot.doctor import Check, run_checks
+from pydantic import SecretStr
 from relais.settings import Settings
+
 from tests.chainlit_driver import APP_FILE, agent_server, app_root, relais_env
 from tests.conftest import REPO_ROOT, free_port
 

@@ -32,7 +32,7 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.chainlit_driver import relais_env
+from tests.chainlit_driver import ChatSession, relais_env
 from tests.conftest import REPO_ROOT, free_port, scale_services
 from tests.load.test_concurrency import (
     N_DIRECT,
@@ -40,7 +40,6 @@ from tests.load.test_concurrency import (
     N_UI_COACH,
     RUN_TIMEOUT_S,
     TOKEN,
-    TURN_TIMEOUT_S,
     Results,
     coach_scripts,
     direct_coach_conversation,
@@ -51,6 +50,7 @@ from tests.load.test_concurrency import (
 from tests.resilience.harness import (
     USERS,
     USERS_ENV,
+    Chat,
     Stack,
     cache_root_for,
     coach_answered,
@@ -104,7 +104,7 @@ def start_nginx(conf: Path, work: Path, port: int) -> subprocess.Popen:
     if not Path(binary).exists():
         pytest.fail("nginx is missing: run scripts/scale-tests.sh (it installs Debian's nginx)")
     directives = f"daemon off; pid {work}/nginx.pid; error_log {work}/nginx-error.log;"
-    tested = subprocess.run([binary, "-t", "-c", str(conf), "-g", directives], capture_output=True, text=True)
+    tested = subprocess.run([binary, "-t", "-c", str(conf), "-g", directives], capture_output=True, text=True, check=False)
     assert tested.returncode == 0, tested.stderr
     proc = subprocess.Popen([binary, "-c", str(conf), "-g", directives], stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT)
     deadline = time.monotonic() + 20
@@ -125,6 +125,8 @@ def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Cluster]:
         "DATABASE_URL": database_url, "CHROMA_HOST": chroma_host, "CHROMA_PORT": str(chroma_port),
         "RELAIS_COLLECTION": f"relais_lb_{uuid.uuid4().hex[:8]}", "RELAIS_USERS": USERS_ENV,
         "EXTERNAL_AGENT_TOKEN": TOKEN, "RELAIS_TRUSTED_PROXIES": "127.0.0.1", "RELAIS_ADMINS": "alice",
+        # six servers and 50 conversations on 2 shared cores: a coach event may take minutes
+        "EXTERNAL_AGENT_READ_TIMEOUT_S": "300",
     }
     first_data = work / "data-0"
     shutil.copytree(ingested_template(cache_root_for(tmp_path_factory)) / "embeddings", first_data / "embeddings")
@@ -153,6 +155,18 @@ def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Cluster]:
         for stack in stacks:
             with contextlib.suppress(Exception):
                 stack.stop()
+        keep = REPO_ROOT / "test-artifacts" / "20-lb-logs"  # pytest's temp folders do not last
+        keep.mkdir(parents=True, exist_ok=True)
+        for log in [*work.glob("s*/*.log"), *work.glob("nginx-error.log")]:
+            shutil.copy(log, keep / f"{log.parent.name}-{log.name}")
+
+
+def run_async(coro: Any) -> Any:
+    """Run a coroutine from a sync test that Playwright's own loop already occupies."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, coro).result()
 
 
 async def session_owners(database_url: str) -> dict[str, str]:
@@ -167,13 +181,32 @@ async def session_owners(database_url: str) -> dict[str, str]:
 
 
 # --- 1. fifty conversations through the balancer -------------------------------------------------
-async def test_fifty_conversations_through_the_balancer_lose_and_mix_nothing(cluster: Cluster,
-                                                                             capsys: pytest.CaptureFixture[str]) -> None:
+async def test_fifty_conversations_through_the_balancer_lose_and_mix_nothing(
+        cluster: Cluster, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    import socketio
+
+    from tests.load import test_concurrency as load
+
+    async def open_chat_retrying(base_url: str, user: str, thread_id: str | None = None, profile: str = "Assistant") -> Any:
+        for attempt in range(3):  # a browser's socket reconnects by itself; nothing was sent yet
+            try:
+                return await open_chat(base_url, user, thread_id=thread_id, profile=profile)
+            except (TimeoutError, socketio.exceptions.ConnectionError, httpx.TimeoutException):
+                if attempt == 2:
+                    raise
+                await asyncio.sleep(2)
+
+    async def patient_ask(self: Chat, text: str, timeout: float = 300) -> Any:
+        return await ChatSession.ask(self, text, timeout=timeout)
+
+    monkeypatch.setattr(load, "open_chat", open_chat_retrying)
+    monkeypatch.setattr(load, "TURN_TIMEOUT_S", 300)  # 2 shared cores for six servers
+    monkeypatch.setattr(Chat, "ask", patient_ask)
     balanced = SimpleNamespace(url=cluster.lb_url, agent=SimpleNamespace(url=cluster.agent_lb_url))
     scripts = coach_scripts(N_UI_COACH + N_DIRECT)
     results = Results()
     limits = httpx.Limits(max_connections=N_DIRECT * 2, max_keepalive_connections=N_DIRECT)
-    async with httpx.AsyncClient(timeout=httpx.Timeout(TURN_TIMEOUT_S, connect=10), limits=limits) as http:
+    async with httpx.AsyncClient(timeout=httpx.Timeout(300, connect=10), limits=limits) as http:
         conversations = (
             [help_center_conversation(balanced, results, i) for i in range(N_NORMAL)]
             + [ui_coach_conversation(balanced, results, scripts[i], i) for i in range(N_UI_COACH)]
@@ -206,9 +239,9 @@ async def test_fifty_conversations_through_the_balancer_lose_and_mix_nothing(clu
     assert all(posts > 0 for posts in agent_posts), agent_posts
 
     every = [x for values in results.latencies.values() for x in values]
-    lines = [f"load through nginx (3 instances, no sticky sessions): 50 conversations, {len(every)} turns in "
-             f"{wall:.1f} s -> {len(every) / wall:.2f} turns/s, p50 {statistics.median(every):.2f} s, "
-             f"p95 {p95(every):.2f} s, max {max(every):.2f} s; lost 0, duplicated 0, cross-talk 0",
+    lines = [(f"load through nginx (3 instances, no sticky sessions): 50 conversations, {len(every)} turns in "
+              f"{wall:.1f} s -> {len(every) / wall:.2f} turns/s, p50 {statistics.median(every):.2f} s, "
+              f"p95 {p95(every):.2f} s, max {max(every):.2f} s; lost 0, duplicated 0, cross-talk 0"),
              f"  sockets per instance: {sorted(spread.values())}; agent POSTs per instance: {agent_posts}"]
     for kind, values in results.latencies.items():
         lines.append(f"  {kind}: {len(values)} turns, p50 {statistics.median(values):.2f} s, p95 {p95(values):.2f} s")
@@ -235,7 +268,8 @@ async def test_a_click_on_another_instance_is_forwarded_and_data_is_shared(clust
         thread_id = chat.thread_id
         assert thread_id
         _, humans = await coach_thread(cluster.database_url, thread_id)
-        assert humans[:1] == ["I have a knee injury. " + WORKOUT] and len(humans) == 2, humans
+        assert humans[-2] == "I have a knee injury. " + WORKOUT and humans[-1] == "I'm vegetarian.", humans
+        assert humans.count("I'm vegetarian.") == 1, humans  # one click, one resume
 
         # feedback through another instance than the socket's (forwarded too), on the first answer
         message_id = next(m["id"] for m in answer.messages.values() if m.get("type") == "assistant_message")
@@ -246,12 +280,19 @@ async def test_a_click_on_another_instance_is_forwarded_and_data_is_shared(clust
     finally:
         await chat.close()
 
-    blob_url = next(e["url"] for e in elements if "plans-and-pricing.md" in (e.get("name") or "") and e.get("url"))
-    for stack in cluster.stacks:  # every instance reads what the others wrote
+    assert any("plans-and-pricing.md" in (e.get("name") or "") for e in elements)
+    await asyncio.to_thread(read_on_every_instance, cluster, thread_id, message_id)
+
+
+def read_on_every_instance(cluster: Cluster, thread_id: str, message_id: str) -> None:
+    """The excerpt, the thumbs-down and the thread's handoff receipts, read on each instance."""
+    for stack in cluster.stacks:
         token = login_as(stack.url, "alice")
-        excerpt = httpx.get(stack.url + blob_url, cookies={"access_token": token}, timeout=20)
-        assert excerpt.status_code == 200 and "$10" in excerpt.text, (stack.url, excerpt.status_code)
         thread = get_thread(stack.url, token, thread_id).json()
+        blob_url = next(e["url"] for e in thread.get("elements") or []
+                        if "plans-and-pricing.md" in (e.get("name") or "") and e.get("url"))
+        excerpt = httpx.get(stack.url + blob_url, cookies={"access_token": token}, timeout=60)
+        assert excerpt.status_code == 200 and "$10" in excerpt.text, (stack.url, excerpt.status_code)
         rated = [s for s in thread.get("steps") or [] if (s.get("feedback") or {}).get("value") == 0]
         assert [s["id"] for s in rated] == [message_id], (stack.url, rated)
         audit = httpx.get(stack.url + "/admin/audit", cookies={"access_token": token}, timeout=30)
@@ -273,21 +314,24 @@ def test_the_browser_reconnects_to_another_instance_and_resumes_the_pending_prom
             login(page, base)
             ask(page, WORKOUT)
             page.locator(BUTTONS).last.wait_for()
-            owners_before = asyncio.run(session_owners(cluster.database_url))
+            owners_before = run_async(session_owners(cluster.database_url))
             token = next(c["value"] for c in page.context.cookies() if c["name"] == "access_token")
             from tests.chainlit_driver import list_threads
 
-            thread_id = asyncio.run(list_threads(base, token))[0]["id"]
+            thread_id = run_async(list_threads(base, token))[0]["id"]
             shot(page, "20-lb-before-kill")
             assert owners_before, "no socket session recorded"
             holder_url = list(owners_before.values())[-1]  # the newest claim: this tab, the only one open
             holder = cluster.stack_at(holder_url)
+            tab_session = list(owners_before)[-1]
             holder.kill9()  # the instance holding this tab's socket dies (app and its agent)
             # the page reconnects through nginx to a living instance, which resumes the thread
+            deadline = time.monotonic() + 240
+            while run_async(session_owners(cluster.database_url)).get(tab_session) == holder_url:
+                assert time.monotonic() < deadline, "the tab's session was not taken over by another instance"
+                page.wait_for_timeout(1000)
+            page.wait_for_timeout(3000)  # the resumed thread is re-emitted, then its pending prompt
             page.locator(BUTTONS).first.wait_for(timeout=180_000)
-            owners_after = asyncio.run(session_owners(cluster.database_url))
-            moved = [sid for sid, url in owners_after.items() if owners_before.get(sid) == holder_url and url != holder_url]
-            assert moved, "the tab's session was not taken over by another instance"
             assert page.locator(BUTTONS).count() == 1, "one live prompt, one set of buttons"
             assert page.locator("[data-step-type='user_message']", has_text=WORKOUT).count() == 1
             shot(page, "20-lb-after-kill")
@@ -297,7 +341,7 @@ def test_the_browser_reconnects_to_another_instance_and_resumes_the_pending_prom
                 "n => document.querySelectorAll(\"[data-step-type='assistant_message']\").length > n + 1", arg=answers)
             page.locator(BUTTONS).first.wait_for()
             page.wait_for_timeout(1500)  # a second resume, if any, would land now
-            _, humans = asyncio.run(coach_thread(cluster.database_url, thread_id))
+            _, humans = run_async(coach_thread(cluster.database_url, thread_id))
             assert humans[0] == WORKOUT and len(humans) == 2 and "vegetarian" in humans[1].lower(), humans
             assert page.locator("[data-step-type='user_message']", has_text="Vegetarian").count() == 1
             shot(page, "20-lb-resumed")

@@ -22,9 +22,9 @@ from pathlib import Path
 from typing import Literal
 
 import httpx
+from relais.settings import Settings
 
 from chatbot.auth import exposure_problem, shares_database, weak_credentials
-from relais.settings import Settings
 
 logger = logging.getLogger(__name__)
 

@@ -12,10 +12,11 @@ import asyncio
 import logging
 from typing import Any
 
+from relais.settings import Settings
+
 from chatbot.auth import check_password
 from chatbot.edge import client_address, replace_response
 from chatbot.login_guard import LoginGuard, Refusal
-from relais.settings import Settings
 
 logger = logging.getLogger(__name__)
 

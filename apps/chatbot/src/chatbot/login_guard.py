@@ -19,10 +19,9 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from relais.settings import Settings
 from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
-
-from relais.settings import Settings
 
 logger = logging.getLogger(__name__)
 
@@ -57,7 +56,7 @@ async def create_table(engine: AsyncEngine, ddl: str) -> None:
             async with engine.begin() as conn:
                 await conn.execute(text(ddl))
             return
-        except Exception:  # noqa: BLE001 - a concurrent creation: look again
+        except Exception:
             if attempt == 2:
                 raise
             await asyncio.sleep(0.2 * (attempt + 1))

@@ -22,8 +22,9 @@ def doctor_command(
     quick: bool = typer.Option(False, help="The app's start checks only (no store opening, no encoder load, no agent)."),
 ) -> None:
     """Check what a deployment depends on; one line per check with a fix. Exit 1 if any fails."""
-    from chatbot.doctor import report, run_checks
     from relais.settings import get_settings
+
+    from chatbot.doctor import report, run_checks
 
     settings = get_settings()
     checks = run_checks(settings, host or settings.app_host, at_start=quick)

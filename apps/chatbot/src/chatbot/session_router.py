@@ -22,10 +22,9 @@ from collections.abc import Callable
 from typing import Any
 
 import httpx
+from relais.settings import Settings
 from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncEngine
-
-from relais.settings import Settings
 
 logger = logging.getLogger(__name__)
 
@@ -119,7 +118,7 @@ class SessionRouterMiddleware:
             return None
         try:
             owner = await self.directory().owner(session_id)
-        except Exception:  # noqa: BLE001 - no directory: answer locally, as Chainlit would
+        except Exception:
             logger.exception("session directory unavailable")
             return None
         return owner if owner and owner != self.self_url else None
@@ -198,7 +197,7 @@ def install(app: Any, sio: Any, engine: Callable[[], AsyncEngine], settings: Set
         if accepted is not False and session_id:
             try:
                 await directory().claim(session_id, me)
-            except Exception:  # noqa: BLE001 - the chat still works on this instance
+            except Exception:
                 logger.exception("could not record socket session")
         return accepted
 
