@@ -84,12 +84,27 @@ async def test_export_carries_the_rated_turn(backend: str) -> None:
     await layer.upsert_feedback(Feedback(forId=ids["price"], value=1))
     await layer.upsert_feedback(Feedback(forId=ids["gap"], value=0, comment="we do sell them"))
     await layer.upsert_feedback(Feedback(forId=ids["prompt"], value=0))
+    # the browser's way: the thumb on Chainlit's run step (`on_message`), the answer inside it
+    run_id, run_answer = str(uuid.uuid4()), str(uuid.uuid4())
+    create = type(layer).create_step.__wrapped__
+    await _step(layer, ids["thread"], "user_message", "Can I freeze my membership?", _at(7))
+    await create(layer, {"id": run_id, "threadId": ids["thread"], "name": "on_message", "type": "run", "output": "",
+                         "createdAt": _at(8), "streaming": False, "metadata": {}})
+    await create(layer, {"id": run_answer, "threadId": ids["thread"], "parentId": run_id, "name": "Relais",
+                         "type": "assistant_message", "output": "Yes, up to 3 months.", "createdAt": _at(9),
+                         "streaming": False, "metadata": {TURN_KEY: turn_record(
+                             question="Can I freeze my membership?", channel=HELP_CENTER, engine="offline",
+                             sources=[{"source": "freeze-membership.md", "title": "Freeze"}])}})
+    await layer.upsert_feedback(Feedback(forId=run_id, value=1))
     older = await _conversation(layer, f"old-{uuid.uuid4().hex[:8]}", day=datetime(2025, 1, 5, tzinfo=timezone.utc))
     await layer.upsert_feedback(Feedback(forId=older["price"], value=0))
 
     rows = [r for r in await collect_feedback(layer.engine) if r.thread_id in (ids["thread"], older["thread"])]
-    assert len(rows) == 4
+    assert len(rows) == 5
     mine = {r.message_id: r for r in rows if r.thread_id == ids["thread"]}
+    run = mine[run_id]
+    assert (run.rating, run.question, run.answer) == ("up", "Can I freeze my membership?", "Yes, up to 3 months.")
+    assert run.sources == [{"source": "freeze-membership.md", "title": "Freeze"}]
     price, gap, coach = mine[ids["price"]], mine[ids["gap"]], mine[ids["prompt"]]
     assert (price.rating, price.question, price.mode, price.engine) == ("up", "How much is the base plan?", "help center", "offline")
     assert price.answer == "The base plan costs $10/month."
@@ -106,7 +121,6 @@ async def test_export_carries_the_rated_turn(backend: str) -> None:
     lines = [json.loads(line) for line in to_jsonl(rows).splitlines()]
     assert {line["rating"] for line in lines} == {"up", "down"} and all("question" in line for line in lines)
     table = list(csv.DictReader(io.StringIO(to_csv(rows))))
-    assert table[-1]["sources"] in ("Plans and pricing (plans-and-pricing.md)", "")
     assert any(row["sources"] == "Plans and pricing (plans-and-pricing.md)" for row in table)
     cases = [json.loads(line) for line in to_eval_cases(rows).splitlines()]
     # 👎 only, each question once (the old thread's pricing 👎 and this one's gap and coach 👎)

@@ -20,17 +20,24 @@ FREEZE = {"source": "membership-freeze.md", "title": "Freezing a membership"}
 
 
 async def _turn(layer, thread_id: str, days_ago: int, question: str, channel: str, sources: list[dict],
-                handoff: bool = False, rating: int | None = None) -> str:
+                handoff: bool = False, rating: int | None = None, on_run: bool = False) -> str:
+    """One question and its answer; `on_run`: the answer sits in Chainlit's `run` step and the thumb
+    is put on that run, as the browser does."""
     created = (NOW - timedelta(days=days_ago, minutes=len(question))).isoformat().replace("+00:00", "Z")
     create = type(layer).create_step.__wrapped__  # outside a Chainlit session
     await create(layer, {"id": str(uuid.uuid4()), "threadId": thread_id, "name": "user", "type": "user_message",
                          "output": question, "createdAt": created, "streaming": False, "metadata": {}})
+    run_id = str(uuid.uuid4()) if on_run else None
+    if run_id:
+        await create(layer, {"id": run_id, "threadId": thread_id, "name": "on_message", "type": "run",
+                             "output": "", "createdAt": created, "streaming": False, "metadata": {}})
     answer_id = str(uuid.uuid4())
     record = turn_record(question=question, channel=channel, engine="offline", sources=sources, handoff=handoff)
     await create(layer, {"id": answer_id, "threadId": thread_id, "name": "Relais", "type": "assistant_message",
-                         "output": "…", "createdAt": created, "streaming": False, "metadata": {TURN_KEY: record}})
+                         "output": "…", "createdAt": created, "streaming": False, "metadata": {TURN_KEY: record},
+                         **({"parentId": run_id} if run_id else {})})
     if rating is not None:
-        await layer.upsert_feedback(Feedback(forId=answer_id, value=rating))
+        await layer.upsert_feedback(Feedback(forId=run_id or answer_id, value=rating))
     return answer_id
 
 
@@ -41,7 +48,7 @@ async def test_figures_from_the_chat_database(backend: str) -> None:
     await layer.update_thread(thread, user_id=user.id)
     await _turn(layer, thread, 0, "How much is the base plan?", HELP_CENTER, [PRICING], rating=0)
     await _turn(layer, thread, 0, "What does premium cost?", HELP_CENTER, [PRICING], rating=1)
-    await _turn(layer, thread, 1, "How much is premium per month?", HELP_CENTER, [PRICING, FREEZE], rating=0)
+    await _turn(layer, thread, 1, "How much is premium per month?", HELP_CENTER, [PRICING, FREEZE], rating=0, on_run=True)
     await _turn(layer, thread, 1, "Can I freeze my membership?", HELP_CENTER, [FREEZE])
     await _turn(layer, thread, 2, "Do you sell gift cards?", HELP_CENTER, [], rating=0)
     await _turn(layer, thread, 2, "Can I buy a gift card for a friend?", HELP_CENTER, [])

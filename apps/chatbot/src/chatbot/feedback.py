@@ -79,8 +79,8 @@ ORDER BY s."createdAt"
 """
 
 _THREAD_STEPS_QUERY = """
-SELECT "id", "type", "output", "metadata", "createdAt" FROM steps
-WHERE "threadId" = :thread_id AND "type" IN ('user_message', 'assistant_message')
+SELECT "id", "type", "output", "metadata", "createdAt", "parentId" FROM steps
+WHERE "threadId" = :thread_id AND "type" IN ('user_message', 'assistant_message', 'run')
 ORDER BY "createdAt"
 """
 
@@ -121,6 +121,12 @@ def _row(fb: Any, steps: list[dict[str, Any]]) -> FeedbackRow:
     record = record_of(fb["metadata"])
     answer = fb["answer"] or ""
     answer_index = index
+    if record is None:  # the browser rated Chainlit's run step (`on_message`): its answer is a child
+        children = [i for i, s in enumerate(steps) if str(s.get("parentId") or "") == message_id
+                    and record_of(s["metadata"]) is not None]
+        if children:
+            answer_index = children[-1]
+            record, answer = record_of(steps[answer_index]["metadata"]), steps[answer_index]["output"] or ""
     if record is None:  # a follow-up prompt was rated: the turn's answer is just before it
         for i in range(index - 1, -1, -1):
             if steps[i]["type"] == "user_message":

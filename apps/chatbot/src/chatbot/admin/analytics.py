@@ -120,6 +120,8 @@ async def compute(engine: AsyncEngine, *, days: int = DEFAULT_DAYS, now: datetim
     since = (now - timedelta(days=days)).date().isoformat()
     base = _answers_since()
     params = {"since": since}
+    # The browser puts the thumbs of a turn on Chainlit's `run` step (`on_message`), the answer's
+    # parent: a thumb counts for the answer it is on, else for the answers of the run it is on.
     # each JSON field is read once per row (SQLite parses the metadata text on every access)
     daily_sql = f"""
         SELECT day, channel, COUNT(*) AS n, SUM(nf) AS not_found, SUM(ho) AS handoffs FROM (
@@ -135,9 +137,11 @@ async def compute(engine: AsyncEngine, *, days: int = DEFAULT_DAYS, now: datetim
     """
     articles_sql = f"""
         SELECT {d.source_field('source')} AS source, MAX({d.source_field('title')}) AS title, COUNT(*) AS cited,
-               SUM(CASE WHEN f."value" = 1 THEN 1 ELSE 0 END) AS up,
-               SUM(CASE WHEN f."value" = 0 THEN 1 ELSE 0 END) AS down
-        FROM steps s{d.sources_join()} LEFT JOIN feedbacks f ON f."forId" = s."id"
+               SUM(CASE WHEN COALESCE(f."value", r."value") = 1 THEN 1 ELSE 0 END) AS up,
+               SUM(CASE WHEN COALESCE(f."value", r."value") = 0 THEN 1 ELSE 0 END) AS down
+        FROM steps s{d.sources_join()}
+        LEFT JOIN feedbacks f ON f."forId" = s."id"
+        LEFT JOIN feedbacks r ON r."forId" = s."parentId"
         WHERE {base}
         GROUP BY {d.source_field('source')}
     """
