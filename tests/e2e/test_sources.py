@@ -34,6 +34,7 @@ def open_chip(page, answer_index: int, name: str) -> None:
 
 def test_sources_belong_to_their_answer(new_page, app_url: str) -> None:
     page = new_page()
+    page.set_default_timeout(240_000)  # the shared app loads the encoder on its first question
     login(page, app_url)
 
     ask(page, "How much do full-time students pay each month?")
