@@ -48,6 +48,9 @@ def test_thumbs_kept_and_admin_analytics(new_page: Any, app_url: str) -> None:
     assert GAP in gaps
     articles = page.locator("[data-testid='analytics-articles']").inner_text()
     assert "Plans and pricing" in articles
+    # the 👎 given under the pricing answer counts for the article it cited
+    pricing = page.locator("[data-testid='analytics-articles'] tr", has_text="plans-and-pricing.md").inner_text()
+    assert "100.0 %" in pricing, pricing
     cards = page.locator("[data-testid='analytics-cards']").inner_text()
     assert "Not found" in cards and "👎" in cards
     shot(page, "18-admin")
