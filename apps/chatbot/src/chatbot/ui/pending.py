@@ -45,7 +45,6 @@ logger = logging.getLogger(__name__)
 
 CHOICE_ACTION = "agent_choice"
 INTERRUPT_KEY = "interrupt_id"  # in button payloads and in the prompt message's metadata
-_LIVE = "relais_live_prompt"  # user-session key: the prompt whose buttons are on the page
 _FALLBACK_DELAY_S = 5.0  # only if a future Chainlit no longer calls emitter.resume_thread
 
 
@@ -110,10 +109,8 @@ async def send_pending_prompt(
     await clear_live_prompt()
     actions = prompt.buttons()
     message_id = stored_prompt_id(steps, prompt.interrupt_id)
-    if message_id is not None:
-        for action in actions:
-            await action.send(for_id=message_id)
-    else:
+    message: cl.Message | None = None
+    if message_id is None:
         message = cl.Message(
             content=prompt.prompt,
             actions=actions,
@@ -122,21 +119,46 @@ async def send_pending_prompt(
         )
         if not persist:
             message.persisted = True  # Chainlit skips the data layer for a message marked so
-        await message.send()
         message_id = message.id
-    cl.user_session.set(
-        _LIVE,
-        {"interrupt_id": prompt.interrupt_id, "message_id": message_id, "actions": actions, "language": prompt.language},
+    # recorded before anything is sent: a second resume of this session racing this one (the
+    # browser reconnects) finds these buttons and removes them instead of leaving a second set
+    _set_live(
+        {"interrupt_id": prompt.interrupt_id, "message_id": message_id, "actions": actions, "language": prompt.language}
     )
+    if message is None:
+        for action in actions:
+            await action.send(for_id=message_id)
+    else:
+        await message.send()
     return message_id
+
+
+# The live prompt of each socket session, kept out of `cl.user_session`: Chainlit persists the
+# user session into the thread's metadata and, on every resume (also a reconnect of the same
+# session, e.g. when the browser switches to the thread's chat profile), replaces it with that
+# metadata copy, where the buttons are gone. The second resume then could not remove the first
+# resume's buttons and the page showed two sets. Keyed by the session object: gone with it.
+_live_prompts: weakref.WeakKeyDictionary[Any, dict[str, Any]] = weakref.WeakKeyDictionary()
+
+
+def _get_live() -> dict[str, Any] | None:
+    return _live_prompts.get(cl.context.session)
+
+
+def _set_live(live: dict[str, Any] | None) -> None:
+    session = cl.context.session
+    if live is None:
+        _live_prompts.pop(session, None)
+    else:
+        _live_prompts[session] = live
 
 
 async def clear_live_prompt() -> str | None:
     """Remove the live prompt's buttons (it was answered); its interrupt id, if any."""
-    live = cl.user_session.get(_LIVE)
+    live = _get_live()
     if not live:
         return None
-    cl.user_session.set(_LIVE, None)
+    _set_live(None)
     for action in live.get("actions") or []:
         try:
             await action.remove()
@@ -146,18 +168,18 @@ async def clear_live_prompt() -> str | None:
 
 
 def live_interrupt_id() -> str | None:
-    live = cl.user_session.get(_LIVE)
+    live = _get_live()
     return live.get("interrupt_id") if live else None
 
 
 def live_language(default: str = "en") -> str:
-    live = cl.user_session.get(_LIVE)
+    live = _get_live()
     return str(live.get("language") or default) if live else default
 
 
 def is_live(action: cl.Action) -> bool:
     """The button belongs to the prompt on the page now (not an answered or older one)."""
-    live = cl.user_session.get(_LIVE)
+    live = _get_live()
     if not live or action.forId != live.get("message_id"):
         return False
     clicked = clicked_interrupt_id(action)
