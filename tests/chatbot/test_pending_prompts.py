@@ -141,3 +141,42 @@ async def test_a_click_in_a_stale_tab_is_refused(stack: dict[str, Any]) -> None:
     finally:
         await tab_a.close()
         await tab_b.close()
+
+
+async def test_a_second_resume_of_the_same_session_replaces_the_buttons(stack: dict[str, Any]) -> None:
+    """A tab that reconnects its session (the browser does when it switches to the thread's chat
+    profile) is resumed again, and Chainlit then replaces the user session with the thread's stored
+    metadata: the first resume's buttons must still be removed, never left as a second set."""
+    base = stack["app"].url
+    token = login(base, "alice", "alice-pass-1")
+    chat = await ChatSession(base, token, chat_profile="Coach").connect()
+    try:
+        await chat.ask(WORKOUT)
+        thread_id = chat.thread_id
+    finally:
+        await chat.close()
+    first = await reopened(base, token, thread_id, "Coach")
+    shown = [a["id"] for a in first._turn.actions]
+    assert shown, "buttons are back after the resume"
+    await first.close()
+
+    again = ChatSession(base, token, chat_profile="Coach", thread_id=thread_id)
+    again.session_id = first.session_id  # the same session, reconnected
+    removed: list[str] = []
+
+    async def on_remove(data: dict[str, Any]) -> None:
+        removed.append(data["id"])
+
+    again.sio.on("remove_action", on_remove)
+    await again.connect()
+    try:
+        for _ in range(50):
+            if again._turn.actions:
+                break
+            await asyncio.sleep(0.1)
+        assert again._turn.actions, "the buttons are sent again"
+        assert sorted(removed) == sorted(shown), "the first resume's buttons are removed"
+        assert {a["forId"] for a in again._turn.actions} == {first._turn.actions[0]["forId"]}
+        assert humans(stack, thread_id) == [WORKOUT]
+    finally:
+        await again.close()
