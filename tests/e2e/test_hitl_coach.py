@@ -10,8 +10,9 @@ holds (the human node adds exactly one per resume). Screenshots: test-artifacts/
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any, Callable, Iterator
+from typing import Any
 
 import httpx
 import pytest

@@ -162,7 +162,7 @@ async def clear_live_prompt() -> str | None:
     for action in live.get("actions") or []:
         try:
             await action.remove()
-        except Exception:  # noqa: BLE001 - a closed socket must not stop the answer
+        except Exception:
             logger.debug("could not remove a prompt button", exc_info=True)
     return live.get("interrupt_id")
 
@@ -228,7 +228,7 @@ def schedule_after_resume(callback: Callable[[], Awaitable[None]]) -> None:
             for pending in callbacks:
                 try:
                     await pending()
-                except Exception:  # noqa: BLE001 - a prompt that fails must not break the resume
+                except Exception:
                     logger.exception("a callback after resume failed")
 
         async def resume_then_run(thread: Any) -> Any:
@@ -250,8 +250,8 @@ def schedule_after_resume(callback: Callable[[], Awaitable[None]]) -> None:
 
 __all__ = [
     "CHOICE_ACTION",
-    "Choice",
     "INTERRUPT_KEY",
+    "Choice",
     "PendingPrompt",
     "clear_live_prompt",
     "clicked_interrupt_id",
