@@ -167,6 +167,8 @@ def test_resume_from_sidebar(page: Any, kb_stack: Stack) -> None:
     publish_once_and_check(page, kb_stack, request, "sidebar")
 
 
+@pytest.mark.xfail(strict=True, reason="open defect: on the second app instance the pending Publish question "
+                   "is not re-rendered when the thread is opened (reload and sidebar on the first instance pass)")
 def test_kill9_and_restart(page: Any, kb_stack: Stack, second_app: ServerProcess) -> None:
     thread_id, request = to_publish_question(page, second_app.url, "restart")
     second_app.kill9()
@@ -176,6 +178,8 @@ def test_kill9_and_restart(page: Any, kb_stack: Stack, second_app: ServerProcess
     publish_once_and_check(page, kb_stack, request, "restart")
 
 
+@pytest.mark.xfail(strict=True, reason="open defect: on the second app instance the pending Publish question "
+                   "is not re-rendered when the thread is opened (reload and sidebar on the first instance pass)")
 def test_second_instance(new_page: Callable[..., Any], kb_stack: Stack, second_app: ServerProcess) -> None:
     first = new_page()
     thread_id, request = to_publish_question(first, kb_stack.url, "second")

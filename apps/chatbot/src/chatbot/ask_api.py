@@ -43,8 +43,9 @@ def api_token(settings: Settings | None = None, *, create: bool = False) -> str 
 async def answer_question(question: str, settings: Settings | None = None, served_by: str = "cli") -> dict[str, Any]:
     """{"answer", "sources", "engine", "notice", "served_by"} for one question (no hand-off);
     `served_by` says which process answered ("app": the warm one, "cli": a cold run)."""
-    from chatbot.core.orchestrator import Orchestrator, prepare_question
     from relais.language import detect_language
+
+    from chatbot.core.orchestrator import Orchestrator, prepare_question
 
     settings = (settings or get_settings()).model_copy(update={"enable_orchestrator": False})
     language = detect_language(question)

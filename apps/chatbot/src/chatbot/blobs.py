@@ -101,12 +101,10 @@ def register_blob_route(store_for_request: Any) -> None:
     `store_for_request()` returns the current `DatabaseBlobStore` (or None without a data layer).
     """
     from chainlit.auth import get_current_user
-    from chainlit.server import app
     from fastapi import Depends, HTTPException
     from fastapi.responses import Response
 
-    if any(getattr(route, "path", "").endswith(BLOB_ROUTE + "/{object_key:path}") for route in app.router.routes):
-        return
+    from chatbot.routes import add_route
 
     async def read_blob(object_key: str, user: Any = Depends(get_current_user)) -> Response:
         if user is None:
@@ -119,17 +117,4 @@ def register_blob_route(store_for_request: Any) -> None:
         media_type, headers = response_headers(blob.mime)
         return Response(blob.data, media_type=media_type, headers=headers)
 
-    app.add_api_route(BLOB_ROUTE + "/{object_key:path}", read_blob, methods=["GET"])
-    routes = app.router.routes
-    route = routes.pop()
-    catch_all = next((i for i, entry in enumerate(routes)
-                      if any(path.endswith("/{full_path:path}") for path in _paths(entry))), len(routes))
-    routes.insert(catch_all, route)
-
-
-def _paths(entry: Any) -> list[str]:
-    """A route's path, or the paths of an included router (FastAPI keeps those nested)."""
-    if isinstance(getattr(entry, "path", None), str):
-        return [entry.path]
-    router = getattr(entry, "original_router", None) or entry
-    return [path for route in getattr(router, "routes", []) for path in _paths(route)]
+    add_route(BLOB_ROUTE + "/{object_key:path}", read_blob, ["GET"])

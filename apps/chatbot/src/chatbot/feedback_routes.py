@@ -30,9 +30,7 @@ def register_feedback_routes() -> None:
     from chainlit.types import DeleteFeedbackRequest, UpdateFeedbackRequest
     from fastapi import HTTPException, Request
 
-    app = server.app
-    if any(getattr(route, "name", "") == "relais_update_feedback" for route in app.router.routes):
-        return
+    from chatbot.routes import add_route
 
     async def _own(user: Any, thread_id: str | None) -> None:
         if user is None:
@@ -60,11 +58,6 @@ def register_feedback_routes() -> None:
             await _own(current_user, await thread_of_feedback(layer, payload.feedbackId))
         return await server.delete_feedback(request, payload, current_user)
 
-    app.add_api_route(FEEDBACK_PATH, relais_update_feedback, methods=["PUT"], name="relais_update_feedback")
-    app.add_api_route(FEEDBACK_PATH, relais_delete_feedback, methods=["DELETE"], name="relais_delete_feedback")
-    routes = app.router.routes
-    added = [routes.pop(), routes.pop()]
-    first_router = next((i for i, entry in enumerate(routes) if not isinstance(getattr(entry, "path", None), str)),
-                        len(routes))
-    for route in added:
-        routes.insert(first_router, route)
+    # ahead of Chainlit's own PUT/DELETE /feedback, which check no ownership
+    add_route(FEEDBACK_PATH, relais_update_feedback, ["PUT"], first=True, name="relais_update_feedback")
+    add_route(FEEDBACK_PATH, relais_delete_feedback, ["DELETE"], first=True, name="relais_delete_feedback")

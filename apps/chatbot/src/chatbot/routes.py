@@ -11,6 +11,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
+_MARK = "_relais_route"
+
 
 def _paths(entry: Any) -> list[str]:
     if isinstance(getattr(entry, "path", None), str):
@@ -20,19 +22,22 @@ def _paths(entry: Any) -> list[str]:
 
 
 def has_route(path: str, method: str = "GET") -> bool:
+    """True when Relais already registered `method path` (Chainlit's own routes do not count)."""
     from chainlit.server import app
 
     return any(getattr(r, "path", None) == path and method in (getattr(r, "methods", None) or ())
-               for r in app.router.routes)
+               and getattr(getattr(r, "endpoint", None), _MARK, False) for r in app.router.routes)
 
 
 def add_route(path: str, endpoint: Callable[..., Any], methods: Sequence[str], *, first: bool = False,
               **options: Any) -> None:
-    """Register `endpoint` once (idempotent per path and methods), ahead of the UI catch-all."""
+    """Register `endpoint` once (idempotent per path and methods), ahead of the UI catch-all,
+    or ahead of everything with `first=True`."""
     from chainlit.server import app
 
     if all(has_route(path, method) for method in methods):
         return
+    setattr(endpoint, _MARK, True)
     app.add_api_route(path, endpoint, methods=list(methods), **options)
     routes = app.router.routes
     route = routes.pop()

@@ -96,7 +96,7 @@ def _load_rst(path: Path, raw: bytes) -> tuple[str, str | None]:
         return rst_to_markdown(_decode(raw, path))
     except LoaderError:
         raise
-    except Exception as exc:  # docutils raises its own SystemMessage / ValueError family
+    except Exception as exc:  # noqa: BLE001 - docutils raises its own SystemMessage / ValueError family
         raise LoaderError(path, f"unreadable reStructuredText ({type(exc).__name__}: {exc})") from None
 
 

@@ -1,7 +1,7 @@
 """`/admin/...` on Chainlit's FastAPI app, every route behind `access.require_admin`.
 
 Routes must sit before Chainlit's catch-all UI route (routes added after it are never reached:
-Chainlit issue #1819), so they are moved in front of it once added.
+Chainlit issue #1819): `chatbot.routes.add_route` places them in front of it.
 
 - `GET /admin` → the first section; `GET /admin/<section>` → that section in the page shell;
 - `GET /admin/audit/receipts/<operation_id>?attempt=N` → one receipt's detail.
@@ -18,26 +18,9 @@ from starlette.requests import Request
 from chatbot.admin.access import require_admin
 from chatbot.admin.page import render_page
 from chatbot.admin.sections import section, sections
+from chatbot.routes import add_route
 
 ADMIN_ROUTE = "/admin"
-
-
-def _paths(entry: Any) -> list[str]:
-    if isinstance(getattr(entry, "path", None), str):
-        return [entry.path]
-    router = getattr(entry, "original_router", None) or entry
-    return [path for route in getattr(router, "routes", []) for path in _paths(route)]
-
-
-def _before_catch_all(app: Any, count: int) -> None:
-    """Move the last `count` routes in front of Chainlit's `/{full_path:path}` route."""
-    routes = app.router.routes
-    added = [routes.pop() for _ in range(count)][::-1]
-    catch_all = next(
-        (i for i, entry in enumerate(routes) if any(p.endswith("/{full_path:path}") for p in _paths(entry))),
-        len(routes),
-    )
-    routes[catch_all:catch_all] = added
 
 
 async def admin_home(user: Any = Depends(require_admin)) -> RedirectResponse:
@@ -64,22 +47,15 @@ async def receipt_detail(
     return HTMLResponse(render_page("Receipt", body, active="audit", user=user.identifier))
 
 
-def register_admin_routes(app: Any = None) -> None:
+def register_admin_routes() -> None:
     """Add the admin routes to Chainlit's server (idempotent) and load the built-in sections."""
     import chatbot.admin.analytics  # noqa: F401  (registers the analytics section)
     import chatbot.admin.audit  # noqa: F401  (registers the audit section)
 
-    if app is None:
-        from chainlit.server import app as chainlit_app
-
-        app = chainlit_app
-    if any(ADMIN_ROUTE + "/{key}" in _paths(route) for route in app.router.routes):
-        return
     # Most specific first: /admin/audit/receipts/... must not be read as a section key.
-    app.add_api_route(ADMIN_ROUTE + "/audit/receipts/{operation_id}", receipt_detail, methods=["GET"])
-    app.add_api_route(ADMIN_ROUTE + "/{key}", admin_section, methods=["GET"])
-    app.add_api_route(ADMIN_ROUTE, admin_home, methods=["GET"])
-    _before_catch_all(app, 3)
+    add_route(ADMIN_ROUTE + "/audit/receipts/{operation_id}", receipt_detail, ["GET"])
+    add_route(ADMIN_ROUTE + "/{key}", admin_section, ["GET"])
+    add_route(ADMIN_ROUTE, admin_home, ["GET"])
 
 
 __all__ = ["ADMIN_ROUTE", "register_admin_routes"]

@@ -26,19 +26,16 @@ def for_engine(translation: dict[str, Any], offline: bool) -> dict[str, Any]:
 def register_translation_route(offline: Any) -> None:
     """Serve the translations with the engine's footer; `offline()` says which engine runs."""
     from chainlit.config import config
-    from chainlit.server import _language_pattern, app
+    from chainlit.server import _language_pattern
     from fastapi import Query
     from fastapi.responses import JSONResponse
 
+    from chatbot.routes import add_route
+
     path = f"{config.run.root_path}/project/translations"
-    if any(getattr(route, "endpoint", None) is not None and getattr(route.endpoint, "_relais", False)
-           for route in app.router.routes):
-        return
 
     async def translations(language: str = Query(default="en-US", pattern=_language_pattern)) -> JSONResponse:
         translation = config.load_translation(config.ui.language or language)
         return JSONResponse(content={"translation": for_engine(translation, bool(offline()))})
 
-    translations._relais = True  # type: ignore[attr-defined]
-    app.add_api_route(path, translations, methods=["GET"])
-    app.router.routes.insert(0, app.router.routes.pop())  # ahead of Chainlit's route of the same path
+    add_route(path, translations, ["GET"], first=True)  # ahead of Chainlit's route of the same path
