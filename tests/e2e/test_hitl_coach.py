@@ -187,4 +187,5 @@ def test_stale_tab(new_page: Callable[..., Any], stack: Stack) -> None:
     tab_b.wait_for_timeout(1000)
     assert humans(stack.data_dir, thread_id) == [WORKOUT, VEG]
     assert user_messages(tab_b, "Vegan") == 0
+    assert tab_b.locator(BUTTONS).count() == 0, "the prompt answered in the other tab lost its buttons here too"
     shot(tab_b, "13-coach-stale-tab-b")

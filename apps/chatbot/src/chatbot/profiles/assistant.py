@@ -157,6 +157,11 @@ async def on_choice(action: cl.Action) -> None:
 
             found = await get_client().pending(thread_id, _user_id())
             stale = found.supported and (found.event is None or found.event.interrupt_id != clicked)
+            if stale:  # the live prompt was answered elsewhere (another tab): its buttons go too
+                language = live_language()
+                await clear_live_prompt()
+                await refuse_stale(language)
+                return
         if stale:
             await refuse_stale(live_language())
             return

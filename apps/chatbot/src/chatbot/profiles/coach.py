@@ -19,6 +19,7 @@ from chatbot.ui.pending import (
     clear_live_prompt,
     clicked_interrupt_id,
     is_live,
+    live_interrupt_id,
     live_language,
     refuse_stale,
     schedule_after_resume,
@@ -70,7 +71,10 @@ async def on_choice(action: cl.Action) -> None:
     async with thread_lock(thread_id):
         pending = await (await get_runner()).pending(thread_id)
         if not is_live(action) or pending is None or (clicked and pending.interrupt_id != clicked):
-            await refuse_stale(live_language(), author="Coach")
+            language = live_language()
+            if pending is None or live_interrupt_id() != pending.interrupt_id:
+                await clear_live_prompt()  # answered elsewhere (another tab): its buttons go too
+            await refuse_stale(language, author="Coach")
             return
         await clear_live_prompt()
         value = str(action.payload.get("value", action.label))
