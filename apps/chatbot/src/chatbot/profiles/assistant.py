@@ -5,22 +5,23 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from typing import Any
 
 import chainlit as cl
 from chainlit.data import get_data_layer
+from handoff_audit.classifier import classify
+from handoff_audit.forward import ForwardAudit
+from handoff_audit.recorder import ReceiptStore
+from handoff_audit.render import render_markdown, verdict_line
+from relais.events import ModeEvent
+from relais.settings import get_settings
 
 from chatbot.core import i18n
 from chatbot.core.orchestrator import get_orchestrator
 from chatbot.feedback import COACH, HELP_CENTER
-from chatbot.profiles._turn import accept, echo_choice, user_language
 from chatbot.persistence import ALTER, NORMAL, read_thread_mode, write_alter_mode
-from handoff_audit.forward import ForwardAudit
-from handoff_audit.recorder import ReceiptStore
-from handoff_audit.classifier import classify
-from handoff_audit.render import render_markdown, verdict_line
-from relais.settings import get_settings
+from chatbot.profiles._turn import accept, echo_choice, user_language
 from chatbot.session import history_from_steps, mode_from_thread
 from chatbot.ui.pending import (
     clear_live_prompt,
@@ -33,7 +34,6 @@ from chatbot.ui.pending import (
     thread_lock,
 )
 from chatbot.ui.render import TurnRenderer, pending_prompt
-from relais.events import ModeEvent
 
 logger = logging.getLogger(__name__)
 
@@ -182,7 +182,7 @@ async def answer(raw_question: str, interrupt_id: str | None = None) -> None:
     renderer = TurnRenderer(language, author=COACH_AUTHOR if mode == ALTER else "Relais", question=prepared.text,
                             channel=COACH if mode == ALTER else HELP_CENTER)
     thread_id = cl.context.session.thread_id
-    turn_start = datetime.now(timezone.utc)
+    turn_start = datetime.now(UTC)
     audit = ForwardAudit(thread_id=thread_id, turn=len(history) // 2 + 1, session_mode=mode)
     if mode == ALTER:
         stored = await _stored_mode(thread_id)

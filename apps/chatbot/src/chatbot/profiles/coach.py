@@ -12,8 +12,8 @@ from typing import Any
 
 import chainlit as cl
 
-from chatbot.feedback import COACH
 from chatbot.core import i18n
+from chatbot.feedback import COACH
 from chatbot.profiles._turn import accept, echo_choice
 from chatbot.ui.pending import (
     clear_live_prompt,
