@@ -99,7 +99,7 @@ async def test_node_error_gives_error_then_done_and_the_thread_stays_usable() ->
     runner = CoachRunner(build_coach_graph(model))
     await collect(runner, "t", SEED_TURNS[0])
     events = await collect(runner, "t", SEED_TURNS[1])
-    assert kinds(events) == ["ErrorEvent", "DoneEvent"]
+    assert kinds(events) == ["ErrorEvent", "InterruptEvent", "DoneEvent"]  # re-asked after the roll-back
     assert "sk-SECRET" not in events[0].message and "send your message again" in events[0].message
     state = await runner.state("t")  # rolled back: paused at the same question, no trace
     assert state["paused"] and state["human_messages"] == 1
@@ -220,6 +220,6 @@ async def test_transient_provider_errors_are_retried_then_reported() -> None:
     down = ScriptedChatModel([TimeoutError("slow")] * 3)
     runner = CoachRunner(build_coach_graph(down, retry=RetryPolicy.no_wait(3)))
     events = await collect(runner, "t", SEED_TURNS[0])
-    assert kinds(events) == ["ErrorEvent", "DoneEvent"] and len(down.calls) == 3
+    assert kinds(events) == ["ErrorEvent", "DoneEvent"] and len(down.calls) == 3  # a new thread: nothing to re-ask
     state = await runner.state("t")
     assert not state["exists"] and state["human_messages"] == 0  # state unchanged: no thread yet

@@ -51,14 +51,12 @@ async def test_knowledge_update_profile_end_to_end(tmp_path: Path) -> None:
                 buttons = [a for a in turn.actions if a.get("forId") == prompt["id"]]
                 assert all(a["payload"].get("interrupt_id") for a in buttons)  # every button names its question
                 button = buttons[0]  # "Yes, apply it" / "Use <new value>" / "Publish"
-                turn = await chat.click(button)
-                await chat._next_task_event("end", 180)
+                turn = await chat.click(button)  # the HTTP call returns once the callback has answered
                 if button["label"] == "Publish":
                     break
             texts = chat._turn.texts
         finally:
             await chat.close()
-        assert any("Work log" == s.get("name") for s in chat._turn.steps) or True
         assert any("A fix to apply" in text for text in asked)
         assert any("three times the Base plan" in text and "$36/month" in text for text in asked)
         assert any(text.startswith("## What will change") and "~~$10/month~~ **$12/month**" in text for text in asked)

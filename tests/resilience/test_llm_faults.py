@@ -248,7 +248,14 @@ async def test_coach_gives_up_cleanly_and_leaves_the_thread_as_it_was(tmp_path: 
     assert detect_language(error.message) == language
     assert "provider said" not in error.message and "HTTPStatusError" not in error.message
     assert calls_while_down == MAX_ATTEMPTS
-    assert after == before, "a failed turn must leave no trace in the coach thread"
+    def without_id(snapshot: tuple) -> tuple:  # the re-asked question gets a new interrupt id
+        state, history = snapshot
+        return {k: v for k, v in state.items() if k != "interrupt_id"}, history
+
+    assert without_id(after) == without_id(before), "a failed turn must leave no trace in the coach thread"
+    reasked = [e for e in failed if isinstance(e, InterruptEvent)]
+    assert [e.interrupt_id for e in reasked] == [after[0]["interrupt_id"]]  # fresh buttons that resume
+    assert reasked[0].prompt == before[0]["interrupt"]["prompt"]
     assert not errors_of(again) and any(isinstance(e, InterruptEvent) for e in again)
     assert [m["content"] for m in final if m["role"] == "user"] == [COACH_1[language], COACH_2[language]]
 
@@ -278,7 +285,7 @@ async def test_coach_service_reports_a_failing_provider_and_keeps_the_thread(tmp
         await client.aclose()
 
     assert first[-2:] == ["interrupt", "done"]
-    assert [name for name, _ in failed] == ["error", "done"]
+    assert [name for name, _ in failed] == ["error", "interrupt", "done"]  # the same question, fresh buttons
     assert "429" not in failed[0][1] and "provider said" not in failed[0][1]
     assert errors_of(relayed) == [ErrorEvent(translate("agent.failed", "en"), code="failed")]
     state, _ = await _read_coach(ckpt, "svc-1")

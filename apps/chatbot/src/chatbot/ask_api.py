@@ -14,6 +14,7 @@ import secrets
 from typing import Any
 
 from relais.events import ErrorEvent, SourcesEvent, TextChunk
+from starlette.requests import Request  # module level: FastAPI resolves the route's annotations here
 from relais.settings import Settings, get_settings
 
 ASK_ROUTE = "/relais/api/ask"
@@ -75,7 +76,7 @@ async def answer_question(question: str, settings: Settings | None = None, serve
 
 def register_ask_route() -> None:
     """`POST /relais/api/ask` on the Chainlit app (bearer token; 401 without it)."""
-    from fastapi import HTTPException, Request
+    from fastapi import HTTPException
     from fastapi.responses import JSONResponse
 
     from chatbot.routes import add_route

@@ -362,6 +362,9 @@ class CoachRunner:
                 await self._record_audit(audit, config, user_id or thread_id)
                 await self._roll_back(thread_id, config, before)
                 yield ErrorEvent(_ERRORS[detect_language(message)], code="graph_error")
+                reasked = await self.pending(thread_id)  # the same question, under its new interrupt id
+                if reasked is not None:
+                    yield reasked
             else:
                 await self._record_audit(audit, config, user_id or thread_id)
                 if turn.interrupt is not None:
