@@ -50,13 +50,7 @@ def publish_units(kb_dir: Path, units: dict[str, Unit], status: dict[str, UnitSt
         written.append(unit["path"])
     report: dict[str, Any] = {"written": written, "unchanged": unchanged, "conflicts": conflicts,
                               "not_published": not_published, "reingest": None}
-    if written and reingest is not None:
-        try:
-            report["reingest"] = reingest(kb_dir, [kb_dir / rel for rel in written])
-        except Exception as exc:  # files are written; say clearly that the index is stale
-            log.exception("re-ingest failed")
-            report["reingest"] = {"error": f"{type(exc).__name__}: {exc}",
-                                  "hint": "run `relais ingest` to refresh the index"}
+    report["reingest"] = _reingest(kb_dir, written, reingest)
     return report
 
 
@@ -89,13 +83,7 @@ def publish_texts(kb_dir: Path, writes: dict[str, dict[str, str]], left: list[st
         journal.parent.mkdir(parents=True, exist_ok=True)
         with journal.open("a", encoding="utf-8") as handle:
             handle.write(json.dumps({"kb_dir": str(kb_dir), "written": written, "conflicts": conflicts}) + "\n")
-    if written and reingest is not None:
-        try:
-            report["reingest"] = reingest(kb_dir, [kb_dir / rel for rel in written])
-        except Exception as exc:  # files are written; say clearly that the index is stale
-            log.exception("re-ingest failed")
-            report["reingest"] = {"error": f"{type(exc).__name__}: {exc}",
-                                  "hint": "run `relais ingest` to refresh the index"}
+    report["reingest"] = _reingest(kb_dir, written, reingest)
     return report
 
 
@@ -128,3 +116,15 @@ def _as_dict(result: Any, paths: list[Path]) -> dict[str, Any]:
         data["summary"] = str(summary())
     data["paths"] = [str(p) for p in paths]
     return data
+
+
+def _reingest(kb_dir: Path, written: list[str], reingest: Reingest | None) -> Any:
+    """Re-index exactly the written files; on failure the files stay written and the report
+    says clearly that the index is stale."""
+    if not written or reingest is None:
+        return None
+    try:
+        return reingest(kb_dir, [kb_dir / rel for rel in written])
+    except Exception as exc:  # noqa: BLE001 - files are written; say clearly that the index is stale
+        log.exception("re-ingest failed")
+        return {"error": f"{type(exc).__name__}: {exc}", "hint": "run `relais ingest` to refresh the index"}
