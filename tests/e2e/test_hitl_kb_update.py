@@ -200,6 +200,7 @@ def test_stale_tab(new_page: Callable[..., Any], kb_stack: Stack) -> None:
     tab_a = new_page()
     thread_id, request = to_publish_question(tab_a, kb_stack.url, "stale")
     tab_b = tab_a.context.new_page()
+    tab_b.set_default_timeout(120_000)  # as every page of the suite: a busy machine
     tab_b.goto(f"{kb_stack.url}/thread/{thread_id}")
     publish_button(tab_b).first.wait_for()
     tab_a.goto(f"{kb_stack.url}/thread/{thread_id}")
