@@ -103,7 +103,7 @@ _NUMBER_WORDS = {
     "trois": 3,
     "quatre": 4,
     "cinq": 5,
-    "six": 6,
+    # "six" (FR) is the English key above
     "sept": 7,
     "eight": 8,
     "huit": 8,

@@ -131,7 +131,7 @@ async def compute(engine: AsyncEngine, *, days: int = DEFAULT_DAYS, now: datetim
         WHERE channel IS NOT NULL
         GROUP BY day, channel
     """
-    ratings_sql = f"""
+    ratings_sql = """
         SELECT f."value" AS value, COUNT(*) AS n FROM feedbacks f JOIN steps s ON s."id" = f."forId"
         WHERE s."createdAt" >= :since GROUP BY f."value"
     """

@@ -15,7 +15,7 @@ import chainlit as cl
 from chainlit.utils import utc_now
 
 from chatbot.core import i18n
-from chatbot.ui.pending import CHOICE_ACTION, PendingPrompt, send_pending_prompt
+from chatbot.ui.pending import CHOICE_ACTION, PendingPrompt, send_pending_prompt  # noqa: F401 (re-exported for app.py)
 from chatbot.core.modes import ALTER
 from chatbot.feedback import COACH, HELP_CENTER, TURN_KEY, turn_record
 from relais.events import (
