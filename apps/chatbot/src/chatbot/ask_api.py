@@ -41,19 +41,32 @@ def api_token(settings: Settings | None = None, *, create: bool = False) -> str 
     return path.read_text(encoding="utf-8").strip() if path.exists() else None
 
 
+_orchestrators: dict[str, Any] = {}
+
+
+def _orchestrator(settings: Settings) -> Any:
+    """One orchestrator (and so one chat model) per process and settings, not one per request."""
+    from chatbot.core.orchestrator import Orchestrator
+
+    key = settings.model_dump_json()
+    if key not in _orchestrators:
+        _orchestrators[key] = Orchestrator(settings=settings)
+    return _orchestrators[key]
+
+
 async def answer_question(question: str, settings: Settings | None = None, served_by: str = "cli") -> dict[str, Any]:
     """{"answer", "sources", "engine", "notice", "served_by"} for one question (no hand-off);
     `served_by` says which process answered ("app": the warm one, "cli": a cold run)."""
     from relais.language import detect_language
 
-    from chatbot.core.orchestrator import Orchestrator, prepare_question
+    from chatbot.core.orchestrator import prepare_question
 
     settings = (settings or get_settings()).model_copy(update={"enable_orchestrator": False})
     language = detect_language(question)
     prepared = prepare_question(question, language, settings)
     if not prepared.text:
         raise AskError(prepared.notice or "empty question")
-    orchestrator = Orchestrator(settings=settings)
+    orchestrator = _orchestrator(settings)
     answer, sources, errors = "", [], []
     async for event in orchestrator.process_question(prepared.text, None, language=language):
         if isinstance(event, TextChunk):
