@@ -31,6 +31,7 @@ from coach.render import (
     render_workout,
 )
 from coach.constraints import human_texts
+from coach.folding import FOLD_KEY, section_title
 from coach.language import conversation_language
 from coach.router import explain_route, last_human_text
 from coach.scope import OUT_OF_SCOPE, out_of_scope_reply, states_a_constraint
@@ -142,7 +143,10 @@ def _offline_reply(agent: AgentName, tool: BaseTool, messages: list[BaseMessage]
             # nothing new was stated (a request, a question): show the plan again
             asked = not changes and not states_a_constraint(last_human_text(messages))
             note = render_change_note(changes, changed, agent, found.language, repeated=asked and not changed)
-            text = note + ("\n" + text if changed or asked else "")
+            if changed:  # the updated plan follows the summary as a section a UI may fold
+                return AIMessage(content=note + "\n" + text,
+                                 additional_kwargs={FOLD_KEY: section_title(agent, found.language)})
+            text = note + ("\n" + text if asked else "")
         return AIMessage(content=text)
     answered_before = any(isinstance(m, AIMessage) and not m.tool_calls for m in messages)
     if answered_before and is_acknowledgement(last_human_text(messages)):
@@ -180,6 +184,10 @@ def make_advisor(
         prompt = [system_message(agent, found), *messages]
         may_call = tool_rounds(messages) < MAX_TOOL_ROUNDS
         runnable = model.bind_tools([tool]) if may_call else model
+        if messages and isinstance(messages[-1], ToolMessage) and _previous_result(messages, tool.name) is not None:
+            # an adjustment written after the tool: a long plan after the summary may be folded
+            title = section_title(agent, found.language)
+            runnable = runnable.with_config(metadata={FOLD_KEY: title})
         reply = await (retry.call(runnable.ainvoke, prompt) if retry else runnable.ainvoke(prompt))
         if not isinstance(reply, AIMessage):
             reply = AIMessage(content=str(getattr(reply, "content", reply)))

@@ -45,6 +45,7 @@ from relais import tracing
 from relais.settings import Settings, get_settings
 
 from coach.checkpoint import open_checkpointer
+from coach.folding import FOLD_KEY, fold, fold_rest, summary_end
 from coach.graph import HUMAN, build_coach_graph
 from coach.human import human_message
 from coach.language import detect_language
@@ -163,12 +164,24 @@ def interrupt_event(interrupt: Any) -> InterruptEvent | None:
     )
 
 
+def _folded(text: str, title: str) -> list[AgentEvent]:
+    """A whole reply: its summary in line-sized chunks, then a long plan as one folded section."""
+    shown, section = fold(text)
+    return [TextChunk(piece) for piece in _pieces(shown)] + ([TextChunk(section, folded=title)] if section else [])
+
+
 class _Turn:
-    """Turns one run's stream parts into events (advisor text, tool calls, the final interrupt)."""
+    """Turns one run's stream parts into events (advisor text, tool calls, the final interrupt).
+
+    A reply marked with a fold title (`coach.folding`) streams its first paragraph; the rest is
+    held until the reply ends, then sent as one folded section if long, as plain text if not."""
 
     def __init__(self) -> None:
         self.last_text_id: str | None = None
         self.interrupt: InterruptEvent | None = None
+        self._fold_title: str | None = None  # the streamed reply being split, if any
+        self._text = ""  # that reply's text so far
+        self._held: str | None = None  # its text after the first paragraph (None: not reached)
 
     def on_message(self, chunk: Any, meta: dict[str, Any]) -> list[AgentEvent]:
         """`messages` mode: model tokens (a chunk each) or a whole offline reply (cut in lines)."""
@@ -179,15 +192,48 @@ class _Turn:
             return []
         events: list[AgentEvent] = []
         if self.last_text_id is not None and chunk.id != self.last_text_id:
+            events.extend(self.flush())
             events.append(TextChunk("\n\n"))  # a second reply in the same turn
         self.last_text_id = chunk.id
-        pieces = [text] if isinstance(chunk, AIMessageChunk) else _pieces(text)
-        return events + [TextChunk(piece) for piece in pieces]
+        if not isinstance(chunk, AIMessageChunk):
+            title = (chunk.additional_kwargs or {}).get(FOLD_KEY)
+            if isinstance(title, str) and title:
+                return events + _folded(text, title)
+            return events + [TextChunk(piece) for piece in _pieces(text)]
+        title = meta.get(FOLD_KEY)
+        if not isinstance(title, str) or not title:
+            return events + [TextChunk(text)]
+        return events + self._split_stream(text, title)
+
+    def _split_stream(self, text: str, title: str) -> list[AgentEvent]:
+        self._fold_title = title
+        if self._held is not None:
+            self._held += text
+            return []
+        before = len(self._text)
+        self._text += text
+        end = summary_end(self._text)
+        if end is None:
+            return [TextChunk(text)]  # still in the first paragraph
+        self._held = self._text[end:]
+        return [TextChunk(self._text[before:end])] if end > before else []
+
+    def flush(self) -> list[AgentEvent]:
+        """The held rest of a split reply: one folded section if long, plain text otherwise."""
+        held, title = self._held, self._fold_title
+        self._held, self._fold_title, self._text = None, None, ""
+        if not held or not title:
+            return [TextChunk(held)] if held else []
+        shown, section = fold_rest(held)
+        events: list[AgentEvent] = [TextChunk(shown)] if shown else []
+        return events + ([TextChunk(section, folded=title)] if section else [])
 
     def on_update(self, data: dict[str, Any] | None) -> list[AgentEvent]:
         """`updates` mode: an advisor's tool calls, and the human node's interrupt payload."""
         events: list[AgentEvent] = []
         for node, update in (data or {}).items():
+            if node in AGENTS:
+                events.extend(self.flush())  # the advisor's reply is complete
             if node == "__interrupt__" and update and isinstance(update[-1].value, dict):
                 self.interrupt = interrupt_event(update[-1])
             elif node in AGENTS and isinstance(update, dict):
@@ -355,10 +401,14 @@ class CoachRunner:
                     events = turn.on_message(*data) if mode == "messages" else turn.on_update(data)
                     for event in events:
                         yield event
+                for event in turn.flush():
+                    yield event
             except Exception as exc:  # noqa: BLE001 — a failed node becomes an event; the thread stays usable
                 log.warning(
                     "coach turn failed on thread %s: %s: %s", thread_id, type(exc).__name__, exc
                 )
+                for event in turn.flush():  # what the person was about to read, kept as text
+                    yield event
                 await self._record_audit(audit, config, user_id or thread_id)
                 await self._roll_back(thread_id, config, before)
                 yield ErrorEvent(_ERRORS[detect_language(message)], code="graph_error")

@@ -1,8 +1,10 @@
 """The coach as the orchestrator's external agent: an ASGI app speaking its SSE protocol.
 
 `POST /assistant` with `{"message", "user_id", "conversation_history", "thread_id"?}` streams
-Server-Sent Events — `message` `{"content"}`, `tool_call` `{"message"}`, `interrupt` (the human
-node's payload plus its `interrupt_id`), `error` `{"message"}`, then `done` `{}`. The thread key is
+Server-Sent Events — `message` `{"content", "folded"?: {"title"}}` (`folded`: the content is a
+whole section, e.g. a long plan after "what changed", to show collapsed), `tool_call` `{"message"}`,
+`interrupt` (the human node's payload plus its `interrupt_id`), `error` `{"message"}`, then `done`
+`{}`. The JSON reply's `response` holds all the text, folded sections included. The thread key is
 `thread_id`, else `user_id`; a thread paused at the human node is resumed, never restarted. `Accept:
 application/json` (without `text/event-stream`) gets one JSON reply `{"response", "interrupt",
 "tool_calls", "error"}` instead. `GET /health` says the service is up and which engine answers.
@@ -76,6 +78,8 @@ def sse_event(event: AgentEvent) -> dict[str, str]:
     """One typed event → one SSE event of the protocol."""
     if isinstance(event, TextChunk):
         name, data = "message", {"content": event.text}
+        if event.folded:  # a whole section a UI may show collapsed; older clients just show the text
+            data["folded"] = {"title": event.folded}
     elif isinstance(event, ToolCallEvent):
         name, data = "tool_call", {"message": event.message}
     elif isinstance(event, InterruptEvent):

@@ -12,9 +12,13 @@ from typing import Any, Union
 
 @dataclass(frozen=True)
 class TextChunk:
-    """A piece of the answer text, to append to the current message."""
+    """A piece of the answer text, to append to the current message.
+
+    `folded`: this piece is a whole section (e.g. a long plan repeated after a short "what
+    changed") that a UI may show collapsed under this title; ignoring it shows the text as usual."""
 
     text: str
+    folded: str | None = None
 
 
 @dataclass(frozen=True)
