@@ -94,6 +94,22 @@ async def interrupt(body: dict[str, Any]) -> Response:
     )
 
 
+FOLDED_PLAN = "## Your plan\n" + "".join(f"- Day {i}: squat 3x8\n" for i in range(1, 15))
+
+
+async def folded(body: dict[str, Any]) -> Response:
+    """A summary, a section marked `folded`, and `folded` values a client must shrug off."""
+    return _sse(
+        [
+            _event("message", {"content": "**What changed:** knee.\n\n"}),
+            _event("message", {"content": FOLDED_PLAN, "folded": {"title": "Full plan (updated)"}}),
+            _event("message", {"content": "odd", "folded": "not an object"}),
+            _event("message", {"content": "blank", "folded": {"title": "  "}}),
+            _event("done", {}),
+        ]
+    )
+
+
 async def json_reply(body: dict[str, Any]) -> Response:
     return JSONResponse({"response": f"JSON answer to: {body.get('message', '')}"})
 
@@ -237,6 +253,7 @@ BEHAVIOURS: dict[str, Callable[[dict[str, Any]], Awaitable[Response]]] = {
     "normal": normal,
     "tool": tool,
     "interrupt": interrupt,
+    "folded": folded,
     "json": json_reply,
     "json_interrupt": json_interrupt,
     "json_broken": json_broken,

@@ -178,6 +178,19 @@ async def test_interrupt_event(agent, make_client):
     assert events[2:] == [DoneEvent()]
 
 
+async def test_a_folded_section_keeps_its_title_and_odd_values_are_plain_text(agent, make_client):
+    events = await collect(make_client(agent.url + "/folded"))
+    assert events == [
+        TextChunk("**What changed:** knee.\n\n"),
+        TextChunk(behaviours.FOLDED_PLAN, folded="Full plan (updated)"),
+        TextChunk("odd"),
+        TextChunk("blank"),
+        DoneEvent(),
+    ]
+    # the seed's string surface (agents' older callers) still gets the whole text
+    assert "".join(event_to_marker(e) or "" for e in events).endswith(behaviours.FOLDED_PLAN + "oddblank")
+
+
 async def test_json_fallback(agent, make_client):
     events = await collect(make_client(agent.url + "/json"), "plain json please")
     assert events == [TextChunk("JSON answer to: plain json please"), DoneEvent()]

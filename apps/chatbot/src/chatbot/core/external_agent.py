@@ -4,7 +4,8 @@ Wire protocol (the seed's, plus `interrupt`, `error` and an optional `thread_id`
 
 - request body `{"message", "user_id", "conversation_history", "thread_id"?, "interrupt_id"?}`, bearer
   token if set (`interrupt_id`: the prompt a button click answers; 409 when it is no longer pending);
-- SSE events `message` (`{"content": ...}` or plain text), `tool_call` (`{"message": ...}`),
+- SSE events `message` (`{"content": ..., "folded"?: {"title": ...}}` or plain text; `folded` marks a
+  whole section to show collapsed under its title), `tool_call` (`{"message": ...}`),
   `interrupt` (`{"prompt", "choices"?, "kind"?, "interrupt_id"?, ...}`), `error`, `done`;
 - or a plain JSON reply `{"response": "...", "interrupt"?: {...}}` for agents that do not stream;
 - optional: `GET {EXTERNAL_AGENT_URL}/threads/{thread_id}/pending?user_id=...` → `{"pending": {...} |
@@ -446,10 +447,10 @@ def _parse_event(sse: ServerSentEvent) -> AgentEvent | None:
                 raise _Malformed(f"invalid JSON data: {data[:80]!r}") from None
             text = parsed.get("content") if isinstance(parsed, dict) else None
             if isinstance(text, str):
-                return TextChunk(text) if text else None
+                return TextChunk(text, folded=_fold_title(parsed)) if text else None
         # streamed text may itself start with "{" (code); only a broken '{"' object is malformed
-        text, _ = _text_field(data, "content", "text", json_marker='{"')
-        return TextChunk(text) if text else None
+        text, parsed = _text_field(data, "content", "text", json_marker='{"')
+        return TextChunk(text, folded=_fold_title(parsed)) if text else None
     if sse.event == "tool_call":
         label, parsed = _text_field(sse.data, "message", "name")
         name = parsed.get("name") if isinstance(parsed, dict) else None
@@ -465,6 +466,15 @@ def _parse_event(sse: ServerSentEvent) -> AgentEvent | None:
         return ErrorEvent(detail, code="agent_error")
     logger.debug("external agent: ignoring unknown event type %r", sse.event)
     return None
+
+
+def _fold_title(parsed: Any) -> str | None:
+    """A `message` event's optional `folded: {"title"}`: show its content collapsed under the title."""
+    folded = parsed.get("folded") if isinstance(parsed, dict) else None
+    title = folded.get("title") if isinstance(folded, dict) else None
+    if not isinstance(title, str):
+        return None
+    return title.strip()[:200] or None
 
 
 def _interrupt_from(value: Any) -> InterruptEvent:

@@ -32,6 +32,9 @@ from relais.events import (
 )
 
 
+FOLDED_KEY = "relais_folded"  # step metadata: a folded section of an answer, not a tool call
+
+
 def tool_label(name: str | None, language: str) -> str:
     """A tool step's name in the user's language ("Used workout plan" / "Étape : plan d'entraînement")."""
     label = i18n.translate(f"tool.{name or 'generic'}", language)
@@ -45,6 +48,18 @@ async def send_tool_step(name: str, output: str) -> None:
     parent = cl.context.current_step
     step = cl.Step(name=name, type="tool", parent_id=parent.id if parent else None)
     step.output = output
+    step.start = step.end = step.created_at or utc_now()
+    await step.send()
+
+
+async def send_folded_section(title: str, text: str) -> None:
+    """A section the agent marked `folded` (a long plan after "what changed"), shown under the
+    answer as a collapsed step: the summary reads first, the plan opens on a click. Sent once
+    with its output (like `send_tool_step`) so that a reload shows it folded too."""
+    parent = cl.context.current_step
+    step = cl.Step(name=title, type="tool", parent_id=parent.id if parent else None, show_input=False,
+                   default_open=False, metadata={FOLDED_KEY: True})
+    step.output = text
     step.start = step.end = step.created_at or utc_now()
     await step.send()
 
@@ -72,6 +87,7 @@ class TurnRenderer:
         self.mode_label: str | None = None  # shown discreetly under the answer when set
         self.mode: str | None = None
         self.errors: list[str] = []
+        self.folded: list[tuple[str, str]] = []  # (title, text): shown collapsed under the answer
 
     async def _ensure_message(self) -> cl.Message:
         if self.message is None:
@@ -82,6 +98,9 @@ class TurnRenderer:
         if isinstance(event, TextChunk):
             message = await self._ensure_message()
             self.text += event.text
+            if event.folded:  # kept for the history, shown once the answer is sent
+                self.folded.append((event.folded, event.text))
+                return
             await message.stream_token(event.text)
         elif isinstance(event, ToolCallEvent):
             await send_tool_step(tool_label(event.name, self.language), event.message)
@@ -130,6 +149,10 @@ class TurnRenderer:
 
     async def finish(self) -> None:
         message = await self._ensure_message()
+        if self.folded and not message.content.strip():  # nothing to read first: show the section
+            for _, text in self.folded:
+                await message.stream_token(text)
+            self.folded = []
         footer = [i18n.translate("ui.engine", self.language, engine=self.engine)] if self.engine else []
         if self.mode_label:
             footer.append(self.mode_label)
@@ -141,6 +164,8 @@ class TurnRenderer:
             question=self.question, channel=self.channel, engine=self.engine, sources=self.sources, handoff=self.handoff,
             failed=bool(self.errors), kind=self.reply_kind)}
         await message.send()
+        for title, text in self.folded:
+            await send_folded_section(title, text)
         await close_source_panel()
         if self.interrupt is not None:
             await send_interrupt_prompt(self.interrupt, self.language)
