@@ -1,7 +1,9 @@
 /* Relais: what Chainlit 2.12 has no setting for (loaded by [UI] custom_js).
  * - long user messages fold in their bubble, with "Show more / Show less";
  * - answers written by the coach carry a "Coach" badge, and the header says the coach answers;
- * - the browser's time zone goes to the server in a cookie, for thread titles.
+ * - the browser's time zone goes to the server in a cookie, for thread titles;
+ * - a folded section of an answer (a step named "📋 …", see chatbot.ui.render) reads as its
+ *   title, without Chainlit's "Used" in front of it.
  * Texts follow the browser's language, like Chainlit's own translations. */
 (function () {
   "use strict";
@@ -11,6 +13,7 @@
     : { more: "Show more", less: "Show less", coach: "Coach", answering: "The coach is answering" };
   var FOLD_PX = 320; // a bubble taller than this (and by a margin) folds
   var COACH_ALT = "Avatar for Coach"; // Chainlit's alt text of an author's avatar
+  var FOLDED_ICON = "\uD83D\uDCCB"; // 📋, leads the step name of a folded section
 
   try {
     var tz = Intl.DateTimeFormat().resolvedOptions().timeZone;
@@ -37,6 +40,18 @@
         };
       })(el, button));
       el.parentNode.insertBefore(button, el.nextSibling);
+    }
+  }
+
+  function titleFoldedSections() {
+    var triggers = document.querySelectorAll('[id^="step-' + FOLDED_ICON + '"]');
+    for (var i = 0; i < triggers.length; i++) {
+      var walker = document.createTreeWalker(triggers[i], NodeFilter.SHOW_TEXT);
+      while (walker.nextNode()) {
+        var node = walker.currentNode;
+        if (node.nodeValue.indexOf(FOLDED_ICON) !== -1) break; // the title itself
+        if (node.nodeValue) node.nodeValue = ""; // "Used" / "Étape :" and the space after it
+      }
     }
   }
 
@@ -79,7 +94,7 @@
   var scheduled = false;
   function update() {
     scheduled = false;
-    try { foldLongMessages(); markCoachAnswers(); } catch (e) { /* never break the chat */ }
+    try { foldLongMessages(); markCoachAnswers(); titleFoldedSections(); } catch (e) { /* never break the chat */ }
   }
   new MutationObserver(function () {
     if (!scheduled) { scheduled = true; window.requestAnimationFrame(update); }

@@ -79,8 +79,9 @@ async def test_a_folded_section_becomes_a_collapsed_step_after_the_summary(page:
     assert isinstance(message, FakeMessage) and message.content.startswith(summary.strip())
     assert "## Your plan" not in message.content
     assert isinstance(step, FakeStep) and step.output == PLAN
-    assert step.kwargs["name"] == "Full plan (updated)" and step.kwargs["type"] == "tool"
-    assert step.kwargs["default_open"] is False and step.kwargs["metadata"] == {render.FOLDED_KEY: True}
+    assert step.kwargs["name"] == f"{render.FOLDED_ICON} Full plan (updated)" and step.kwargs["type"] == "tool"
+    assert step.kwargs["default_open"] is False
+    assert step.kwargs["metadata"] == {render.FOLDED_KEY: True, "avatarName": "Coach"}  # the answer's avatar
     assert step.start and step.end  # finished when stored: a reload shows it folded, with its output
     assert prompt is question  # the quick choices come after the plan
     assert renderer.text == summary + PLAN  # the history keeps the whole answer

@@ -33,6 +33,8 @@ from relais.events import (
 
 
 FOLDED_KEY = "relais_folded"  # step metadata: a folded section of an answer, not a tool call
+# Leads a folded section's step name: public/relais.js drops Chainlit's "Used" before such names
+FOLDED_ICON = "📋"
 
 
 def tool_label(name: str | None, language: str) -> str:
@@ -52,13 +54,13 @@ async def send_tool_step(name: str, output: str) -> None:
     await step.send()
 
 
-async def send_folded_section(title: str, text: str) -> None:
+async def send_folded_section(title: str, text: str, author: str) -> None:
     """A section the agent marked `folded` (a long plan after "what changed"), shown under the
-    answer as a collapsed step: the summary reads first, the plan opens on a click. Sent once
-    with its output (like `send_tool_step`) so that a reload shows it folded too."""
+    answer as a collapsed step with the answer's avatar: the summary reads first, the plan opens
+    on a click. Sent once with its output (like `send_tool_step`) so a reload shows it folded too."""
     parent = cl.context.current_step
-    step = cl.Step(name=title, type="tool", parent_id=parent.id if parent else None, show_input=False,
-                   default_open=False, metadata={FOLDED_KEY: True})
+    step = cl.Step(name=f"{FOLDED_ICON} {title}", type="tool", parent_id=parent.id if parent else None,
+                   show_input=False, default_open=False, metadata={FOLDED_KEY: True, "avatarName": author})
     step.output = text
     step.start = step.end = step.created_at or utc_now()
     await step.send()
@@ -165,7 +167,7 @@ class TurnRenderer:
             failed=bool(self.errors), kind=self.reply_kind)}
         await message.send()
         for title, text in self.folded:
-            await send_folded_section(title, text)
+            await send_folded_section(title, text, self.author)
         await close_source_panel()
         if self.interrupt is not None:
             await send_interrupt_prompt(self.interrupt, self.language)
