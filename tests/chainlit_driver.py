@@ -137,8 +137,14 @@ class Turn:
         return [m.get("output", "") for m in self.messages.values() if m.get("type") == "assistant_message"]
 
     @property
+    def folded(self) -> list[str]:
+        """Sections shown collapsed under an answer (a long plan after "what changed")."""
+        return [s.get("output", "") for s in self.steps if (s.get("metadata") or {}).get("relais_folded")]
+
+    @property
     def text(self) -> str:
-        return "\n".join(self.texts)
+        """What a person can read of the turn: the answers, and the folded sections once opened."""
+        return "\n".join(self.texts + self.folded)
 
 
 class ChatSession:

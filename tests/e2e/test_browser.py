@@ -7,12 +7,25 @@ thread from the sidebar → the first answer's source still opens → still with
 
 from __future__ import annotations
 
+import re
+from typing import Any
+
 import pytest
 from coach._exercises import INJURY_EXCLUDES, PATTERNS
 
 from tests.e2e.conftest import ask, login, last_answers, shot, wait_idle
 
 pytestmark = pytest.mark.browser
+
+FOLDED = "[id^='step-📋']"  # the trigger of a folded section (an updated plan after "what changed")
+
+
+def open_folded(page: Any, expect: str) -> str:
+    """Opens the newest folded section like a person and returns its text once `expect` shows."""
+    section = page.locator(f"[data-step-type='tool']:has({FOLDED})").last
+    section.locator(FOLDED).click()
+    section.get_by_text(re.compile(expect, re.IGNORECASE)).first.wait_for(state="visible")
+    return section.inner_text()
 
 
 def test_help_center_then_coach_then_resume(page, app_url: str) -> None:
@@ -39,11 +52,10 @@ def test_help_center_then_coach_then_resume(page, app_url: str) -> None:
     shot(page, "04-coach-nutrition")
 
     page.get_by_role("button", name="Vegetarian").last.click()
-    page.wait_for_function(
-        "() => [...document.querySelectorAll(\"[data-step-type='assistant_message']\")].some(e => /tofu|lentil|paneer|tempeh/i.test(e.innerText))"
-    )
+    page.locator(f"[data-step-type='tool']:has({FOLDED})").last.wait_for()  # the updated plan, folded
     wait_idle(page)
-    vegetarian = last_answers(page, 2).lower()
+    assert "diet: vegetarian" in last_answers(page, 2).lower()  # what changed comes first
+    vegetarian = (last_answers(page, 2) + open_folded(page, "tofu|lentil|paneer|tempeh")).lower()
     assert "chicken" not in vegetarian and "beef" not in vegetarian
     shot(page, "05-vegetarian-clicked")
 
@@ -60,7 +72,7 @@ def test_help_center_then_coach_then_resume(page, app_url: str) -> None:
     )
     shot(page, "06b-source-after-resume")
     ask(page, "I have a knee injury, adjust my workout")
-    resumed = last_answers(page, 2).lower()
+    resumed = (last_answers(page, 2) + open_folded(page, "sets|reps|×")).lower()
     assert "injury: knee" in resumed  # the constraint is named in what the coach took into account
     knee_loading = {e.en.lower() for p in PATTERNS.values() for e in p if e.tags & INJURY_EXCLUDES["knee"]}
     assert not [name for name in knee_loading if name in resumed]  # no squat, lunge or jump is left
