@@ -115,7 +115,8 @@ async def test_a_meal_plan_answer_is_folded_too() -> None:
 
 
 # --- with a model: the summary streams, the plan comes folded --------------------------------
-async def test_a_model_reply_after_an_adjustment_is_split_while_streaming() -> None:
+@pytest.mark.parametrize("streaming", [True, False])
+async def test_a_model_reply_after_an_adjustment_is_split_while_streaming(streaming: bool) -> None:
     summary = "**What changed:** knee injury — no jumps, no lunges.\n\n"
     model = ScriptedChatModel(
         [
@@ -125,7 +126,8 @@ async def test_a_model_reply_after_an_adjustment_is_split_while_streaming() -> N
             summary + PLAN,
             tool_call("workout_plan", {"goal": "mixed", "injuries": ["knee"]}, "c3"),
             "**What changed:** nothing.\n\n## Plan\n- squat 3x8\n",
-        ]
+        ],
+        disable_streaming=not streaming,
     )
     runner = CoachRunner(build_coach_graph(model))
     first = await collect(runner, "model", "Build me a workout plan")

@@ -195,12 +195,12 @@ class _Turn:
             events.extend(self.flush())
             events.append(TextChunk("\n\n"))  # a second reply in the same turn
         self.last_text_id = chunk.id
-        if not isinstance(chunk, AIMessageChunk):
-            title = (chunk.additional_kwargs or {}).get(FOLD_KEY)
+        # the section title: on an offline reply, or on the metadata of a model call
+        title = (chunk.additional_kwargs or {}).get(FOLD_KEY) or meta.get(FOLD_KEY)
+        if not isinstance(chunk, AIMessageChunk):  # a whole reply (offline, or a model not streaming)
             if isinstance(title, str) and title:
                 return events + _folded(text, title)
             return events + [TextChunk(piece) for piece in _pieces(text)]
-        title = meta.get(FOLD_KEY)
         if not isinstance(title, str) or not title:
             return events + [TextChunk(text)]
         return events + self._split_stream(text, title)
