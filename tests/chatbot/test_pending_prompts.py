@@ -176,8 +176,32 @@ async def test_a_second_resume_of_the_same_session_replaces_the_buttons(stack: d
                 break
             await asyncio.sleep(0.1)
         assert again._turn.actions, "the buttons are sent again"
-        assert sorted(removed) == sorted(shown), "the first resume's buttons are removed"
+        assert set(shown) <= set(removed), "the first resume's buttons are removed"
+        assert [a["id"] for a in again._turn.actions] == shown, "the same buttons (ids), replaced not added"
         assert {a["forId"] for a in again._turn.actions} == {first._turn.actions[0]["forId"]}
         assert humans(stack, thread_id) == [WORKOUT]
+    finally:
+        await again.close()
+
+
+async def test_a_reply_typed_right_after_reopening_keeps_its_own_prompt(stack: dict[str, Any]) -> None:
+    """A person who types as soon as the thread is open: the answer's new prompt stays live (the
+    restore scheduled by the resume never replaces it), and its button resumes the graph."""
+    base = stack["app"].url
+    token = login(base, "alice", "alice-pass-1")
+    chat = await ChatSession(base, token).connect()
+    try:
+        first = await chat.ask(WORKOUT)
+        thread_id = chat.thread_id
+    finally:
+        await chat.close()
+    again = await ChatSession(base, token, thread_id=thread_id).connect()  # no wait for the restored buttons
+    try:
+        follow_up = await again.ask("What should I eat to support this workout plan?")
+        fresh = [a for a in follow_up.actions if a["payload"]["interrupt_id"] != first.actions[0]["payload"]["interrupt_id"]]
+        assert fresh, "the answer came with its own prompt"
+        answered = await again.click(choice(fresh, "Vegetarian"))
+        assert "already answered" not in answered.text
+        assert humans(stack, thread_id)[-1] == "I'm vegetarian."
     finally:
         await again.close()

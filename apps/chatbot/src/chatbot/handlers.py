@@ -9,6 +9,7 @@ from typing import Any
 import chainlit as cl
 
 from chatbot.auth import ensure_auth_secret
+from chatbot.ui.pending import begin_turn
 from relais.logging import configure_logging
 from relais.settings import get_settings
 
@@ -128,6 +129,7 @@ async def on_message(message: cl.Message) -> None:
     from chatbot.ui.titles import schedule_title
 
     schedule_title(message.content)  # a new thread's title: local time · first request
+    begin_turn()
     await _profile_module().on_message(message)
 
 
@@ -135,6 +137,7 @@ async def on_choice(action: cl.Action) -> None:
     """A quick-choice button under an agent prompt: the profile resumes its prompt once (the
     button's payload carries the interrupt id; `chatbot.ui.pending` removes answered buttons)."""
     handler = getattr(_profile_module(), "on_choice", None)
+    begin_turn()
     if handler is not None:
         await handler(action)
     else:

@@ -18,6 +18,8 @@ API (used by the Coach / Assistant profiles and the Knowledge-update profile):
 - `schedule_after_resume(callback)` — call from `on_chat_resume`: `await callback()` runs right
   after Chainlit has emitted the resumed thread (which would otherwise wipe anything sent from
   the hook, Chainlit #2611), deterministically: the session's emitter is wrapped once.
+- `begin_turn()` — call when a message or click starts a turn: a restore scheduled before it is
+  dropped (that turn shows its own prompt).
 - `await clear_live_prompt()` — the live prompt was answered (click or typed reply): remove its
   buttons from the page.
 - `thread_lock(thread_id)` — one resume at a time per thread in this process.
@@ -32,6 +34,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import uuid
 import weakref
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
@@ -73,17 +76,23 @@ class PendingPrompt:
     kind: str = "constraints"
 
     def buttons(self) -> list[cl.Action]:
+        """The prompt's buttons; with an interrupt id their ids are derived from it, so whichever
+        process or session shows this prompt again sends the same ids and can replace, not add."""
         out = []
-        for item in self.choices:
+        for index, item in enumerate(self.choices):
             choice = item if isinstance(item, Choice) else Choice(str(item))
-            out.append(
-                cl.Action(
-                    name=self.action,
-                    payload={"value": choice.answer, INTERRUPT_KEY: self.interrupt_id},
-                    label=choice.label,
-                )
+            action = cl.Action(
+                name=self.action,
+                payload={"value": choice.answer, INTERRUPT_KEY: self.interrupt_id},
+                label=choice.label,
             )
+            if self.interrupt_id:
+                action.id = str(uuid.uuid5(_BUTTON_IDS, f"{self.interrupt_id}/{index}/{choice.label}"))
+            out.append(action)
         return out
+
+
+_BUTTON_IDS = uuid.UUID("5f0c5b8e-0d2c-4f0e-9a47-2f3b8a1c6d10")  # namespace of prompt button ids
 
 
 def _metadata(step: dict[str, Any]) -> dict[str, Any]:
@@ -106,8 +115,18 @@ async def send_pending_prompt(
     prompt: PendingPrompt, steps: Sequence[dict[str, Any]] | None = None, *, persist: bool = True
 ) -> str:
     """Show `prompt` with its buttons (re-attached to its stored message when there is one)."""
-    await clear_live_prompt()
+    async with _session_lock():
+        return await _send_pending_prompt(prompt, steps, persist=persist)
+
+
+async def _send_pending_prompt(prompt: PendingPrompt, steps: Sequence[dict[str, Any]] | None, *, persist: bool) -> str:
+    await _clear_live_prompt()
     actions = prompt.buttons()
+    for action in actions:
+        # Chainlit's page appends every `action` event, even one whose id it already shows (and
+        # keeps actions across a resume_thread): a copy left on the page by an earlier session,
+        # process or instance goes first. Removing an id the page does not show is a no-op.
+        await action.remove()
     message_id = stored_prompt_id(steps, prompt.interrupt_id)
     message: cl.Message | None = None
     if message_id is None:
@@ -153,8 +172,26 @@ def _set_live(live: dict[str, Any] | None) -> None:
         _live_prompts[session] = live
 
 
+def _session_lock() -> asyncio.Lock:
+    """One prompt change at a time per socket session: two resumes racing (the browser reconnects
+    while the first resume still sends) each remove the other's buttons before adding theirs."""
+    session = cl.context.session
+    lock = _session_locks.get(session)
+    if lock is None:
+        lock = _session_locks[session] = asyncio.Lock()
+    return lock
+
+
+_session_locks: weakref.WeakKeyDictionary[Any, asyncio.Lock] = weakref.WeakKeyDictionary()
+
+
 async def clear_live_prompt() -> str | None:
     """Remove the live prompt's buttons (it was answered); its interrupt id, if any."""
+    async with _session_lock():
+        return await _clear_live_prompt()
+
+
+async def _clear_live_prompt() -> str | None:
     live = _get_live()
     if not live:
         return None
@@ -210,13 +247,36 @@ async def refuse_stale(language: str = "en", author: str = "Relais") -> None:
     await message.send()
 
 
+_turns: weakref.WeakKeyDictionary[Any, int] = weakref.WeakKeyDictionary()
+
+
+def begin_turn() -> None:
+    """A message or a click starts a turn in this session: a prompt restored for a resume that
+    was scheduled before it is out of date (the turn shows its own) and is not sent."""
+    session = cl.context.session
+    _turns[session] = _turns.get(session, 0) + 1
+
+
 def schedule_after_resume(callback: Callable[[], Awaitable[None]]) -> None:
     """Run `await callback()` once Chainlit has emitted the resumed thread to the browser.
 
     Chainlit sends `resume_thread` after `on_chat_resume` returns, and the browser replaces the
     page with it: anything sent from the hook is wiped (Chainlit #2611). The session's emitter is
-    wrapped so that the callbacks run right after that emit, in order, in the session's context.
+    wrapped so that the callbacks run right after that emit, in order, in the session's context,
+    each under the thread's lock; skipped if a turn began in the session meanwhile (a person who
+    typed right after opening the thread: that turn's answer has the live prompt, not this one).
     """
+    session = cl.context.session
+    scheduled_at = _turns.get(session, 0)
+    thread_id = session.thread_id
+    original_callback = callback
+
+    async def guarded() -> None:
+        async with thread_lock(thread_id):
+            if _turns.get(session, 0) == scheduled_at:
+                await original_callback()
+
+    callback = guarded
     emitter = cl.context.emitter
     queue: list[Callable[[], Awaitable[None]]] | None = getattr(emitter, "_relais_after_resume", None)
     if queue is None:
@@ -253,6 +313,7 @@ __all__ = [
     "INTERRUPT_KEY",
     "Choice",
     "PendingPrompt",
+    "begin_turn",
     "clear_live_prompt",
     "clicked_interrupt_id",
     "is_live",
