@@ -45,6 +45,26 @@ async def test_metadata_merges_and_tags_bind(backend: str) -> None:
     await layer.engine.dispose()
 
 
+async def test_a_rename_racing_a_metadata_write_keeps_the_metadata(backend: str) -> None:
+    """The title task renames the thread while the profile is being remembered: both stay."""
+    import asyncio
+
+    layer = await create_data_layer(get_settings())
+    user = await layer.create_user(User(identifier=f"carol-{uuid.uuid4().hex[:8]}"))
+    thread_id = str(uuid.uuid4())
+    await layer.update_thread(thread_id, user_id=user.id, name="first request")
+    for turn in range(5):
+        await asyncio.gather(
+            layer.update_thread(thread_id, name=f"06:4{turn} · first request"),
+            layer.update_thread(thread_id, metadata={"chat_profile": "Knowledge update", f"turn{turn}": turn}),
+            layer.update_thread(thread_id, name=f"renamed {turn}", user_id=user.id),
+        )
+    thread = await layer.get_thread(thread_id)
+    assert thread["metadata"] == {"chat_profile": "Knowledge update", **{f"turn{t}": t for t in range(5)}}
+    assert thread["name"] == "renamed 4" and thread["userIdentifier"] == user.identifier
+    await layer.engine.dispose()
+
+
 def test_history_rebuilt_from_steps() -> None:
     steps = [
         {"type": "assistant_message", "output": "Hello", "createdAt": "2026-01-01T00:00:02Z"},

@@ -8,8 +8,10 @@ Chainlit's docs; TEXT stand-ins on SQLite), plus a `blobs` table for element fil
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
+import weakref
 from typing import Any
 
 from chainlit.data.sql_alchemy import SQLAlchemyDataLayer
@@ -99,6 +101,37 @@ class RelaisDataLayer(SQLAlchemyDataLayer):
             feedback.comment = feedback.comment[:4000]
         return await super().upsert_feedback(feedback)
 
+    async def update_thread(  # type: ignore[override]
+        self,
+        thread_id: str,
+        name: str | None = None,
+        user_id: str | None = None,
+        metadata: dict | None = None,
+        tags: list[str] | None = None,
+    ) -> None:
+        """Chainlit's update, without losing metadata written meanwhile.
+
+        Chainlit reads the thread's metadata, merges and writes it all back, even when only the
+        name changes: a rename racing a metadata write (the title task against the profile or
+        ALTER mode being remembered) put the old metadata back. Here an update without metadata
+        leaves the column alone, and merges in one process run one at a time per thread."""
+        async with _thread_write_lock(thread_id):
+            if metadata is None and (name is not None or user_id is not None or tags is not None):
+                exists = await self.execute_sql('SELECT 1 AS "found" FROM threads WHERE "id" = :id', {"id": thread_id})
+                if isinstance(exists, list) and exists:
+                    await self._update_columns(thread_id, name=name, user_id=user_id, tags=tags)
+                    return
+            await super().update_thread(thread_id, name=name, user_id=user_id, metadata=metadata, tags=tags)
+
+    async def _update_columns(self, thread_id: str, *, name: str | None, user_id: str | None,
+                              tags: list[str] | None) -> None:
+        values: dict[str, Any] = {"name": name, "userId": user_id, "tags": tags}
+        if user_id is not None:
+            values["userIdentifier"] = await self._get_user_identifer_by_id(user_id)
+        values = {key: value for key, value in values.items() if value is not None}
+        assignments = ", ".join(f'"{key}" = :{key}' for key in values)
+        await self.execute_sql(f'UPDATE threads SET {assignments} WHERE "id" = :id', {**values, "id": thread_id})
+
     async def get_all_user_threads(self, user_id: str | None = None, thread_id: str | None = None):  # type: ignore[override]
         threads = await super().get_all_user_threads(user_id=user_id, thread_id=thread_id)
         for thread in threads or []:
@@ -110,6 +143,16 @@ class RelaisDataLayer(SQLAlchemyDataLayer):
                 except json.JSONDecodeError:
                     thread["tags"] = [tags]
         return threads
+
+
+_thread_write_locks: weakref.WeakValueDictionary[str, asyncio.Lock] = weakref.WeakValueDictionary()
+
+
+def _thread_write_lock(thread_id: str) -> asyncio.Lock:
+    lock = _thread_write_locks.get(thread_id)
+    if lock is None:
+        lock = _thread_write_locks[thread_id] = asyncio.Lock()
+    return lock
 
 
 def parse_metadata(raw: Any) -> dict[str, Any]:

@@ -12,6 +12,7 @@ the run claims it in the checkpoint file, so a second click or a stale button is
 from __future__ import annotations
 
 import asyncio
+import logging
 from collections.abc import AsyncIterator, Callable, Iterator
 from pathlib import Path
 from typing import Any, Protocol
@@ -346,8 +347,9 @@ async def _remember_profile() -> None:
     if layer is not None:
         try:
             await layer.update_thread(cl.context.session.thread_id, metadata={"chat_profile": PROFILE})
-        except Exception:  # noqa: BLE001 - only the resume profile depends on it
-            pass
+        except Exception:  # noqa: BLE001 - only the resume profile depends on it: said, not raised
+            logging.getLogger(__name__).warning("could not remember the profile of thread %s",
+                                                cl.context.session.thread_id, exc_info=True)
 
 
 async def on_chat_start() -> None:
