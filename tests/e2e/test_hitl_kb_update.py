@@ -27,7 +27,6 @@ from tests.e2e.conftest import Stack, login, shot, start_stack, wait_idle
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(1500)]
 
 ANSWERS = re.compile(r"^\s*(Yes, apply it|Use |Publish\s*$)")  # the buttons a person clicks to go on
-_base_price = [10]  # the base price in the KB copy now: each published cell moves it up by one
 
 
 @pytest.fixture(scope="module")
@@ -38,6 +37,9 @@ def kb_stack(indexed_data_dir: Path, tmp_path_factory: pytest.TempPathFactory) -
     data_dir = Path(shutil.copytree(indexed_data_dir, root / "data"))
     running = start_stack(data_dir, root, RELAIS_KB_DIR=str(kb))
     running.kb = kb  # type: ignore[attr-defined]
+    # the base price this KB copy states now: each published cell moves it up by one (kept with the
+    # copy: pytest may start this module fixture twice when it regroups parametrized tests)
+    running.base_price = 10  # type: ignore[attr-defined]
     yield running
     running.app.stop()
     running.agent.stop()
@@ -93,9 +95,9 @@ def click_and_wait(page: Any, button: Any) -> None:
     wait_idle(page)
 
 
-def to_publish_question(page: Any, base: str, cell: str) -> tuple[str, str]:
+def to_publish_question(page: Any, stack: Stack, base: str, cell: str) -> tuple[str, str]:
     """A new Knowledge-update thread, answered by clicks up to its pending Publish question."""
-    old = _base_price[0]
+    old = stack.base_price  # type: ignore[attr-defined]
     new = old + 1
     request = f"The base plan moves from ${old}/month to ${new}/month"
     login(page, base)
@@ -132,7 +134,7 @@ def publish_once_and_check(page: Any, stack: Stack, request: str, cell: str,
     wait_idle(page)
     page.wait_for_timeout(1500)  # a second publish, if any, would land now
     assert publishes(stack) == before + 1
-    _base_price[0] += 1  # the knowledge base now states the new price (the next cell changes it again)
+    stack.base_price += 1  # type: ignore[attr-defined]  # the KB states the new price (the next cell changes it again)
     assert count(page, "assistant_message", "Published.") == 1
     assert count(page, "user_message", request) == 1
     assert count(page, "assistant_message", "I am looking through the help center") == 1
@@ -141,7 +143,7 @@ def publish_once_and_check(page: Any, stack: Stack, request: str, cell: str,
 
 
 def test_reload(page: Any, kb_stack: Stack) -> None:
-    thread_id, request = to_publish_question(page, kb_stack.url, "reload")
+    thread_id, request = to_publish_question(page, kb_stack, kb_stack.url, "reload")
     page.goto(f"{kb_stack.url}/thread/{thread_id}")
     publish_button(page).first.wait_for()
     page.reload()
@@ -159,7 +161,7 @@ def test_reload(page: Any, kb_stack: Stack) -> None:
 
 
 def test_resume_from_sidebar(page: Any, kb_stack: Stack) -> None:
-    thread_id, request = to_publish_question(page, kb_stack.url, "sidebar")
+    thread_id, request = to_publish_question(page, kb_stack, kb_stack.url, "sidebar")
     page.goto(kb_stack.url + "/")
     page.wait_for_selector("#chat-input")
     page.locator(f"a[href='/thread/{thread_id}']").first.click()
@@ -167,10 +169,8 @@ def test_resume_from_sidebar(page: Any, kb_stack: Stack) -> None:
     publish_once_and_check(page, kb_stack, request, "sidebar")
 
 
-@pytest.mark.xfail(strict=True, reason="open defect: on the second app instance the pending Publish question "
-                   "is not re-rendered when the thread is opened (reload and sidebar on the first instance pass)")
 def test_kill9_and_restart(page: Any, kb_stack: Stack, second_app: ServerProcess) -> None:
-    thread_id, request = to_publish_question(page, second_app.url, "restart")
+    thread_id, request = to_publish_question(page, kb_stack, second_app.url, "restart")
     second_app.kill9()
     second_app.start()
     page.goto(f"{second_app.url}/thread/{thread_id}")
@@ -178,11 +178,9 @@ def test_kill9_and_restart(page: Any, kb_stack: Stack, second_app: ServerProcess
     publish_once_and_check(page, kb_stack, request, "restart")
 
 
-@pytest.mark.xfail(strict=True, reason="open defect: on the second app instance the pending Publish question "
-                   "is not re-rendered when the thread is opened (reload and sidebar on the first instance pass)")
 def test_second_instance(new_page: Callable[..., Any], kb_stack: Stack, second_app: ServerProcess) -> None:
     first = new_page()
-    thread_id, request = to_publish_question(first, kb_stack.url, "second")
+    thread_id, request = to_publish_question(first, kb_stack, kb_stack.url, "second")
     other = new_page()
     login(other, second_app.url)
     other.goto(f"{second_app.url}/thread/{thread_id}")
@@ -191,14 +189,14 @@ def test_second_instance(new_page: Callable[..., Any], kb_stack: Stack, second_a
 
 
 def test_double_click(page: Any, kb_stack: Stack) -> None:
-    _thread_id, request = to_publish_question(page, kb_stack.url, "double")
+    _thread_id, request = to_publish_question(page, kb_stack, kb_stack.url, "double")
     publish_once_and_check(page, kb_stack, request, "double-click", click=lambda button: button.dblclick())
 
 
 def test_stale_tab(new_page: Callable[..., Any], kb_stack: Stack) -> None:
     """Two tabs on one thread: published in one, the other tab's Publish is refused with a note."""
     tab_a = new_page()
-    thread_id, request = to_publish_question(tab_a, kb_stack.url, "stale")
+    thread_id, request = to_publish_question(tab_a, kb_stack, kb_stack.url, "stale")
     tab_b = tab_a.context.new_page()
     tab_b.set_default_timeout(120_000)  # as every page of the suite: a busy machine
     tab_b.goto(f"{kb_stack.url}/thread/{thread_id}")
