@@ -81,6 +81,7 @@ def test_three_seed_turns_over_sse_resume_the_same_thread(tmp_path: Path) -> Non
             )
             assert names(events) == ["tool_call", "message", "interrupt", "done"]
             tool = events[0][1]["message"]
+            assert events[0][1]["name"] == tool.split("(")[0]  # the tool's name, to title the step
             interrupt = next(data for name, data in events if name == "interrupt")
             assert interrupt["kind"] == "constraints" and "Nothing to add" in interrupt["choices"]
             assert events[-1] == ("done", {})

@@ -2,7 +2,7 @@
 
 `POST /assistant` with `{"message", "user_id", "conversation_history", "thread_id"?}` streams
 Server-Sent Events — `message` `{"content", "folded"?: {"title"}}` (`folded`: the content is a
-whole section, e.g. a long plan after "what changed", to show collapsed), `tool_call` `{"message"}`,
+whole section, e.g. a long plan after "what changed", to show collapsed), `tool_call` `{"message", "name"?}`,
 `interrupt` (the human node's payload plus its `interrupt_id`), `error` `{"message"}`, then `done`
 `{}`. The JSON reply's `response` holds all the text, folded sections included. The thread key is
 `thread_id`, else `user_id`; a thread paused at the human node is resumed, never restarted. `Accept:
@@ -82,6 +82,8 @@ def sse_event(event: AgentEvent) -> dict[str, str]:
             data["folded"] = {"title": event.folded}
     elif isinstance(event, ToolCallEvent):
         name, data = "tool_call", {"message": event.message}
+        if event.name:  # the tool's name, so a client can title the step ("Used workout plan")
+            data["name"] = event.name
     elif isinstance(event, InterruptEvent):
         name, data = "interrupt", interrupt_data(event)
     elif isinstance(event, ErrorEvent):
