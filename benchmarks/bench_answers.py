@@ -47,7 +47,7 @@ QUESTIONS = [
     "How much is a personal training session?", "Where is my data stored?",
     "How do I change my email address?", "What do I get for referring a friend?",
 ]
-FIRST = "What does the Family plan cost per month?"
+FIRST = "What should I do if the app keeps crashing?"  # a topic neither the warm-up probes nor LATER touch
 LATER = ["How do I turn on two-factor authentication?", "When am I charged each month?",
          "What happens if a payment fails?", "Can teenagers join the Family plan?",
          "Quels appareils sont compatibles ?"]
