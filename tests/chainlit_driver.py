@@ -186,6 +186,15 @@ class ChatSession:
         async def _action(data: dict) -> None:
             self._turn.actions.append(data)
 
+        @sio.on("remove_action")
+        async def _remove_action(data: dict) -> None:
+            # as the page does: the first button with that id goes (an answered prompt's buttons
+            # restored at resume time and removed by the next turn are no longer clickable)
+            actions = self._turn.actions
+            index = next((i for i, action in enumerate(actions) if action.get("id") == data.get("id")), None)
+            if index is not None:
+                del actions[index]
+
         @sio.on("element")
         async def _element(data: dict) -> None:
             self._turn.elements.append(data)

@@ -300,9 +300,6 @@ def read_on_every_instance(cluster: Cluster, thread_id: str, message_id: str) ->
 
 
 # --- 3. the instance holding a browser's socket dies ----------------------------------------------
-@pytest.mark.xfail(strict=True, reason="measured 2026-12-01: the tab reconnects to another instance and the "
-                   "pending prompt is re-rendered, but the page keeps the dead instance's buttons too "
-                   "(two sets): the re-render after a live reconnect must replace them")
 def test_the_browser_reconnects_to_another_instance_and_resumes_the_pending_prompt_once(cluster: Cluster) -> None:
     from playwright.sync_api import sync_playwright
 
