@@ -7,7 +7,15 @@ change every English answer. Instead, when people may ask in a language the main
 not read (`RELAIS_QUERY_LANGUAGES`, default the UI's languages: en,fr), ingest keeps a second,
 multilingual vector set of the same chunks (`<collection>_xl`, packaged USE encoder, ~70
 chunks/s), and a question whose language is not one the documents are written in is searched
-there. Same-language questions take exactly the path they took before.
+there. Questions in a language the main encoder reads take exactly the path they took before.
+
+A bilingual knowledge base (English and French articles, MiniLM picked for the English majority)
+keeps the twin too: MiniLM scores every French question ~0.3-0.45 against every French passage,
+so its relevance bar turned away on-topic French questions (7 of 45 on the demo KB) and ranked
+their passages poorly. A question in a language the main encoder does not read but the
+documents are written in is searched in the twin among the chunks *of its own language* (each
+language answers from its own articles), and judged against the twin's same-language baseline
+(`same_language_bar`), calibrated like the main path's (`knowledge.calibration`).
 """
 
 from __future__ import annotations
@@ -20,6 +28,7 @@ import numpy as np
 from relais.embeddings import Embedder, get_embedder
 from relais.settings import Settings
 
+from knowledge.calibration import REFERENCE_SENTENCES, baseline_similarity
 from knowledge.chunking import Chunk
 from knowledge.embedding_cache import embed_texts
 from knowledge.store import ChromaStore, StoredHit, open_store
@@ -31,6 +40,11 @@ ENCODER_LANGUAGES = {"minilm": {"en"}, MULTILINGUAL: None}  # None: every langua
 # relevance margin above the question's baseline is halved on this path (measured on the docs
 # test corpus: 12 French questions on English pages, see tests/knowledge/test_cross_language.py).
 CROSS_LANGUAGE_MARGIN_SCALE = 0.5
+# Same-language cosines of the multilingual encoder, above the question's same-language baseline
+# (its chunks in that language plus everyday reference sentences): on-topic French questions on
+# the demo KB's French articles +0.19-0.49, unrelated French questions (recipes, capitals,
+# films, weather) +0.07-0.14; the margin sits between them.
+SAME_LANGUAGE_MARGIN_SCALE = 0.8
 DOCUMENT_LANGUAGE_SHARE = 0.2  # a language counts as "the documents' language" above this share
 
 
@@ -38,14 +52,18 @@ def query_languages(settings: Settings) -> set[str]:
     return {lang.strip().lower() for lang in settings.relais_query_languages.split(",") if lang.strip()}
 
 
-def needs_cross_index(settings: Settings, encoder: str, documents: set[str] | None = None) -> bool:
-    """True when some expected question language is one `encoder` does not read and (when
-    `documents` is given) not one the documents are written in: a bilingual knowledge base
-    answers each language from its own articles."""
+def reads(encoder: str, language: str) -> bool:
+    """Whether `encoder` reads questions in `language` (unknown encoders are trusted)."""
     readable = ENCODER_LANGUAGES.get(encoder, None)
-    if readable is None:
-        return False
-    return bool(query_languages(settings) - readable - (documents or set()))
+    return readable is None or language in readable
+
+
+def needs_cross_index(settings: Settings, encoder: str, documents: set[str] | None = None) -> bool:
+    """True when some expected question language is one `encoder` does not read, whether or
+    not some documents are written in it (`documents` is accepted for callers that pass it):
+    the twin serves questions on articles in another language and, in a bilingual knowledge
+    base, judges questions on articles of their own language that `encoder` reads poorly."""
+    return any(not reads(encoder, lang) for lang in query_languages(settings))
 
 
 def document_languages(centroids: dict[str, dict[str, Any]]) -> set[str]:
@@ -62,6 +80,7 @@ class CrossLanguageIndex:
         self.store: ChromaStore = open_store(settings, self.embedder.name, self.embedder.dim,
                                              name=f"{settings.relais_collection}_xl", client=client)
         self._centroid: tuple[int, np.ndarray] | None = None
+        self._language_centroids: tuple[int, dict[str, tuple[int, np.ndarray]]] | None = None
 
     def count(self) -> int:
         return self.store.count()
@@ -72,7 +91,7 @@ class CrossLanguageIndex:
             return
         vectors = embed_texts(self.embedder, list(index_texts), cache_dir, description="Embedding (cross-language)")
         self.store.upsert(list(ids), vectors, list(documents), list(metadatas))
-        self._centroid = None
+        self._centroid = self._language_centroids = None
 
     def sync(self, main: ChromaStore, written: Sequence[Chunk], metadatas: Sequence[dict[str, Any]],
              cache_dir: Path | None) -> None:
@@ -94,17 +113,43 @@ class CrossLanguageIndex:
     def delete(self, ids: Sequence[str]) -> None:
         if ids:
             self.store.delete(list(ids))
-            self._centroid = None
+            self._centroid = self._language_centroids = None
 
     def reset(self) -> None:
         self.store.reset()
-        self._centroid = None
+        self._centroid = self._language_centroids = None
 
     def embed_query(self, question: str) -> np.ndarray:
         return self.embedder.embed_query(question)
 
     def query(self, vector: np.ndarray, depth: int) -> list[StoredHit]:
         return self.store.query(vector, depth)
+
+    def query_language(self, vector: np.ndarray, depth: int, language: str) -> list[StoredHit]:
+        """The nearest chunks written in `language` among the `depth` nearest overall."""
+        return [h for h in self.store.query(vector, depth) if str(h.metadata.get("language", "en")) == language]
+
+    def same_language_bar(self, vector: np.ndarray, margin: float, language: str) -> float:
+        """The bar for a question on chunks of its own language: the question's mean cosine to
+        those chunks and to everyday sentences in that language (the main path's baseline,
+        `knowledge.calibration`), plus the scaled margin."""
+        reference = baseline_similarity(self.embedder, vector, language)
+        stats = self._by_language().get(language)
+        if stats is None:
+            return reference + margin * SAME_LANGUAGE_MARGIN_SCALE
+        n, prior = stats[0], len(REFERENCE_SENTENCES.get(language, REFERENCE_SENTENCES["en"]))
+        own = float(np.dot(stats[1], vector))
+        return (n * own + prior * reference) / (n + prior) + margin * SAME_LANGUAGE_MARGIN_SCALE
+
+    def _by_language(self) -> dict[str, tuple[int, np.ndarray]]:
+        count = self.store.count()
+        if self._language_centroids is None or self._language_centroids[0] != count:
+            _, matrix, metas = self.store.all_embeddings()
+            languages = np.array([str(m.get("language", "en")) for m in metas])
+            stats = {lang: (int((languages == lang).sum()), matrix[languages == lang].mean(axis=0).astype(np.float32))
+                     for lang in set(languages.tolist())} if len(matrix) else {}
+            self._language_centroids = (count, stats)
+        return self._language_centroids[1]
 
     def bar(self, vector: np.ndarray, margin: float) -> float:
         """The cosine a chunk must reach to count as relevant to the question `vector`."""

@@ -36,7 +36,8 @@ from relais.settings import Settings, get_settings
 
 from knowledge.calibration import REFERENCE_SENTENCES, baseline_similarity
 from knowledge.chunking import Chunk
-from knowledge.cross_language import CrossLanguageIndex, document_languages, needs_cross_index
+from knowledge.cross_language import (SAME_LANGUAGE_MARGIN_SCALE, CrossLanguageIndex, document_languages,
+                                      needs_cross_index, reads)
 from knowledge.encoder_choice import resolve_model
 from knowledge.fusion import convex_combination, reciprocal_rank_fusion
 from knowledge.language import detect_language
@@ -213,12 +214,21 @@ class KnowledgeBase:
         index = self.lexical() if self.store.count() else None
         return document_languages((index.extras.get("centroids") if index else None) or {})
 
-    def _cross_for(self, query: str) -> CrossLanguageIndex | None:
-        """The cross index if `query` is in none of the documents' languages, else None."""
+    def _cross_for(self, query: str) -> tuple[CrossLanguageIndex | None, str | None]:
+        """(the cross index, the language its hits must be in) for a question the main path
+        serves poorly; (None, None) for one it serves as before.
+
+        A question in none of the documents' languages searches every chunk of the twin; one in
+        a document language the main encoder does not read (French on a mostly English base
+        with MiniLM) searches the twin's chunks of its own language only."""
         cross = self.cross
         if cross is None or cross.count() == 0:
-            return None
-        return None if detect_language(query) in self.document_languages() else cross
+            return None, None
+        language = detect_language(query)
+        in_documents = language in self.document_languages()
+        if in_documents and reads(self.embedder.name, language):
+            return None, None
+        return cross, (language if in_documents else None)
 
     def citation_title(self, payload: dict[str, Any]) -> str:
         """The title a citation shows: a title that several documents share gets the section
@@ -299,12 +309,12 @@ class KnowledgeBase:
         dense: dict[str, float] = {}
         lexical: dict[str, float] = {}
         qvec: np.ndarray | None = None
-        cross = self._cross_for(query) if mode in ("dense", "hybrid") else None
+        cross, own_language = self._cross_for(query) if mode in ("dense", "hybrid") else (None, None)
         space = cross.store if cross is not None else self.store  # the vectors qvec compares with
         if mode in ("dense", "hybrid"):
             with tracing.span("dense", cross_language=cross is not None):
                 qvec = cross.embed_query(query) if cross is not None else self.embedder.embed_query(query)
-                dense = self._dense(qvec, depth, key, payloads, space)
+                dense = self._dense(qvec, depth, key, payloads, space, own_language)
         if mode in ("bm25", "hybrid"):
             with tracing.span("bm25"):
                 lexical = self._lexical_hits(query, depth, key, payloads)
@@ -317,10 +327,18 @@ class KnowledgeBase:
             cosines = {k: v for k, v in cosines.items() if k in fused}
 
         ranked = sorted(fused, key=lambda k: fused[k], reverse=True)
+        if own_language is not None:  # each language answers from its own articles
+            ranked = [k for k in ranked if payloads[k]["language"] == own_language]
         if qvec is not None and min_score > 0:
             ranked = ranked[: top_k * 3]
             self._fill_dense_scores(qvec, ranked, payloads, cosines, space)
-            bar = cross.bar(qvec, cfg.min_margin) if cross is not None else self._baseline(query, qvec) + cfg.min_margin
+            if cross is None:
+                bar = self._baseline(query, qvec) + cfg.min_margin
+            elif own_language is not None:  # the twin's cosines run lower: floor and margin scaled alike
+                bar = cross.same_language_bar(qvec, cfg.min_margin, own_language)
+                min_score *= SAME_LANGUAGE_MARGIN_SCALE
+            else:
+                bar = cross.bar(qvec, cfg.min_margin)
             ranked = [k for k in ranked if self._relevant(query, cosines.get(k, -1.0), payloads[k], min_score, bar)]
         hits: list[Hit] = []
         for k in ranked[:top_k]:
@@ -330,11 +348,15 @@ class KnowledgeBase:
         return hits
 
     def _dense(self, qvec: np.ndarray, depth: int, key: Callable[[dict[str, Any]], str],
-               payloads: dict[str, dict[str, Any]], store: ChromaStore | None = None) -> dict[str, float]:
-        """Fusion key → best cosine among the `depth` nearest chunks (of `store`, default the main one)."""
+               payloads: dict[str, dict[str, Any]], store: ChromaStore | None = None,
+               language: str | None = None) -> dict[str, float]:
+        """Fusion key → best cosine among the `depth` nearest chunks (of `store`, default the
+        main one; only those written in `language` when given)."""
         scores: dict[str, float] = {}
         for hit in (store or self.store).query(qvec, depth):
             payload = _chunk_payload(hit.id, hit.document, hit.metadata)
+            if language is not None and payload["language"] != language:
+                continue
             k = key(payload)
             if k not in scores:
                 scores[k] = hit.score
