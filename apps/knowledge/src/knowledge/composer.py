@@ -196,9 +196,16 @@ def compose(question: str, hits: list[Hit], embedder: Any, cache_dir: Path, *, k
     if not candidates:
         return Composed(not_found)
     kind = question_kind(question)
+    floor = MIN_SENTENCE_SIMILARITY
     qvec = embedder.embed_query(question)
-    vectors = embed_texts(embedder, [_embed_text(c) for c in candidates], cache_dir)
+    texts = [_embed_text(c) for c in candidates]
+    vectors = embed_texts(embedder, texts, cache_dir)
     similarity = vectors @ qvec
+    reader = kb.question_encoder(question) if kb is not None and hasattr(kb, "question_encoder") else None
+    if reader is not None:  # a French question on a MiniLM base: average in the encoder that reads it
+        twin, scale = reader
+        twin_similarity = embed_texts(twin, texts, cache_dir) @ twin.embed_query(question)
+        similarity = 0.5 * similarity + 0.5 * twin_similarity / scale
     languages = ["en", "fr"]
     q_terms = set(analyse_query(question, languages))
     for c, sim in zip(candidates, similarity):
@@ -213,7 +220,7 @@ def compose(question: str, hits: list[Hit], embedder: Any, cache_dir: Path, *, k
     order = np.argsort([-c.score for c in candidates])
     best = candidates[order[0]]
     top_similarity = max(c.similarity for c in candidates if c.unit.kind != "code")
-    if top_similarity < MIN_SENTENCE_SIMILARITY and best.score < MIN_SENTENCE_SIMILARITY + 0.1:
+    if top_similarity < floor and best.score < floor + 0.1:
         return Composed(not_found)
 
     chosen: list[int] = []

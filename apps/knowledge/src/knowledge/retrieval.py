@@ -36,7 +36,7 @@ from relais.settings import Settings, get_settings
 
 from knowledge.calibration import REFERENCE_SENTENCES, baseline_similarity
 from knowledge.chunking import Chunk
-from knowledge.cross_language import (SAME_LANGUAGE_MARGIN_SCALE, CrossLanguageIndex, document_languages,
+from knowledge.cross_language import (CROSS_LANGUAGE_MARGIN_SCALE, SAME_LANGUAGE_MARGIN_SCALE, CrossLanguageIndex, document_languages,
                                       needs_cross_index, reads)
 from knowledge.encoder_choice import resolve_model
 from knowledge.fusion import convex_combination, reciprocal_rank_fusion
@@ -229,6 +229,16 @@ class KnowledgeBase:
         if in_documents and reads(self.embedder.name, language):
             return None, None
         return cross, (language if in_documents else None)
+
+    def question_encoder(self, query: str) -> tuple[Embedder, float] | None:
+        """(encoder, cosine scale) that reads `query` when search sends it to the multilingual
+        twin (the answer composer then scores sentences with it too); None when the main
+        encoder reads it. The scale is how much lower the twin's cosines run than the main
+        encoder's for the same match (`knowledge.cross_language`)."""
+        cross, own_language = self._cross_for(query)
+        if cross is None:
+            return None
+        return cross.embedder, SAME_LANGUAGE_MARGIN_SCALE if own_language else CROSS_LANGUAGE_MARGIN_SCALE
 
     def citation_title(self, payload: dict[str, Any]) -> str:
         """The title a citation shows: a title that several documents share gets the section
