@@ -139,3 +139,31 @@ def test_question_kind(question: str, kind: str) -> None:
 ])
 def test_polarity(question: str, sentence: str, expected: str | None) -> None:
     assert polarity(question, sentence) == expected
+
+
+LIBRARY_FR = ("La médiathèque prête des livres et des films. Chaque adhérent peut emprunter jusqu'à huit "
+              "documents à la fois. Les retards sont signalés par courriel. Le prêt dure trois semaines et se "
+              "prolonge une fois en ligne. Les cartes perdues sont remplacées à l'accueil.")
+
+
+class TwinKB(FakeKB):
+    """A knowledge base that routes the question to a multilingual twin (`question_encoder`)."""
+
+    def __init__(self, reader: tuple[object, float] | None) -> None:
+        super().__init__({})
+        self.reader = reader
+
+    def question_encoder(self, question: str) -> tuple[object, float] | None:
+        return self.reader
+
+
+def test_a_question_routed_to_the_twin_is_read_by_it_too(tmp_path) -> None:
+    """MiniLM reads French poorly: alone it quotes the wrong sentence; with the twin's encoder
+    averaged in, the sentence that states the number of items is chosen."""
+    question = "Combien d'ouvrages puis-je prendre en même temps ?"
+    hits = [hit(LIBRARY_FR, "library.md", "Aide")]
+    minilm, twin = get_embedder("minilm"), get_embedder("use-multilingual")
+    alone = compose(question, hits, minilm, tmp_path, kb=TwinKB(None), max_units=1).text
+    both = compose(question, hits, minilm, tmp_path, kb=TwinKB((twin, 0.8)), max_units=1).text
+    assert "huit" not in alone
+    assert "huit documents" in both
