@@ -167,3 +167,25 @@ def test_a_question_routed_to_the_twin_is_read_by_it_too(tmp_path) -> None:
     both = compose(question, hits, minilm, tmp_path, kb=TwinKB((twin, 0.8)), max_units=1).text
     assert "huit" not in alone
     assert "huit documents" in both
+
+
+BIKE_SHOP = ("Our workshop repairs bikes of every brand. A full service keeps your bike safe on the road. "
+             "A full service costs 60 euros. Original parts come with a warranty.")
+
+
+def test_a_quantity_question_gets_the_unit_that_states_one(answer) -> None:
+    """"How much": the sentence that names the service but states no amount is not the answer."""
+    result = answer("How much does a full service of my bike cost?", [hit(BIKE_SHOP, "repairs.md", "Repairs")],
+                    max_units=1)
+    assert "60 euros" in result.text, result.text
+
+
+def test_which_questions_ask_for_a_quantity() -> None:
+    from knowledge.question_kind import asks_quantity, states_quantity
+
+    assert all(asks_quantity(q) for q in ["How long does a refund take?", "What time do you close on Sunday?",
+                                          "Combien de jours faut-il ?", "À quelle heure ferme l'accueil ?",
+                                          "Quel âge faut-il avoir ?"])
+    assert not any(asks_quantity(q) for q in ["How do I cancel?", "Can I pause my plan?", "Où est le club ?"])
+    assert states_quantity("It takes two days.") and states_quantity("Comptez 48 heures.")
+    assert not states_quantity("Open the app and tap Book.")

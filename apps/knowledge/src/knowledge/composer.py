@@ -32,12 +32,13 @@ from knowledge.fragments import _dangling as opens_on_pronoun
 from knowledge.language import detect_language
 from knowledge.lexical import analyse_query
 from knowledge.passage_units import Unit, capitalise, units_of
-from knowledge.question_kind import HOWTO, NO, YES, YESNO, polarity, question_kind
+from knowledge.question_kind import HOWTO, NO, YES, YESNO, asks_quantity, polarity, question_kind, states_quantity
 from knowledge.retrieval import Hit
 
 MIN_SENTENCE_SIMILARITY = 0.30  # MiniLM cosine: below this a unit does not answer
 KEEP_RATIO = 0.80  # keep units scoring at least this share of the best one
 BLOCK_BONUS = 0.08  # a how-to question prefers steps or code
+QUANTITY_PENALTY = 0.10  # "how much / combien": a unit that states no number cannot be the answer
 YESNO_RATIO = 0.70  # a yes/no is read from a unit scoring at least this share of the best
 MAX_POINTERS = 3  # linked articles followed per answer
 _META = re.compile(r"^(?:this article|cet article|voici|here is how|these articles|ces articles)\b", re.IGNORECASE)
@@ -206,6 +207,7 @@ def compose(question: str, hits: list[Hit], embedder: Any, cache_dir: Path, *, k
         twin, scale = reader
         twin_similarity = embed_texts(twin, texts, cache_dir) @ twin.embed_query(question)
         similarity = 0.5 * similarity + 0.5 * twin_similarity / scale
+    quantity = asks_quantity(question)
     languages = ["en", "fr"]
     q_terms = set(analyse_query(question, languages))
     for c, sim in zip(candidates, similarity):
@@ -217,6 +219,8 @@ def compose(question: str, hits: list[Hit], embedder: Any, cache_dir: Path, *, k
             c.score += BLOCK_BONUS
         elif c.unit.kind in ("list", "code"):
             c.score -= 0.03  # a whole block answers a narrow question only when it clearly wins
+        if quantity and not states_quantity(c.unit.text):
+            c.score -= QUANTITY_PENALTY
     order = np.argsort([-c.score for c in candidates])
     best = candidates[order[0]]
     top_similarity = max(c.similarity for c in candidates if c.unit.kind != "code")

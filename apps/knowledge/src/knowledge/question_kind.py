@@ -45,6 +45,28 @@ _FREE = re.compile(r"\b(?:free|no cost|at no charge|gratuit\w*|sans frais|offert
 _PAID = re.compile(r"\b(?:pay|paid|charged?|fee|fees|cost|costs|price|payant\w*|payer|pay[ée]\w*|frais|co[uû]t\w*|"
                    r"tarif\w*|factur\w*|pr[ée]lev\w*)\b", re.IGNORECASE)
 
+# Questions whose answer is a quantity: an amount, a duration, a time, an age, a count.
+_QUANTITY = re.compile(
+    r"\b(?:how\s+(?:much|many|long|old|often|soon|late|early)|what\s+time|until\s+when|by\s+when|"
+    r"what\s+(?:is\s+|'s\s+)?the\s+(?:price|cost|fee|age|minimum|maximum|limit|deadline)|"
+    r"combien|[àa]\s+quelle\s+heure|jusqu['’]\s*(?:[àa]\s+)?(?:quand|quelle\s+heure)|quel(?:le)?s?\s+"
+    r"(?:[âa]ge|heure|prix|tarif|d[ée]lai|montant|dur[ée]e|limite))\b", re.IGNORECASE)
+_NUMBER = re.compile(
+    r"\d|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|half|twice|"
+    r"un|une|deux|trois|quatre|cinq|six|sept|huit|neuf|dix|onze|douze|vingt|trente|moiti[ée]|double)\b",
+    re.IGNORECASE)
+
+
+def asks_quantity(question: str) -> bool:
+    """Whether the answer must state a quantity (how much, how long, what time, combien…)."""
+    return bool(_QUANTITY.search(question))
+
+
+def states_quantity(text: str) -> bool:
+    """Whether `text` states a number (digits or a number word, EN/FR)."""
+    return bool(_NUMBER.search(text))
+
+
 YES = {"en": "Yes.", "fr": "Oui."}
 NO = {"en": "No.", "fr": "Non."}
 
