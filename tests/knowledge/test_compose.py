@@ -189,3 +189,25 @@ def test_which_questions_ask_for_a_quantity() -> None:
     assert not any(asks_quantity(q) for q in ["How do I cancel?", "Can I pause my plan?", "Où est le club ?"])
     assert states_quantity("It takes two days.") and states_quantity("Comptez 48 heures.")
     assert not states_quantity("Open the app and tap Book.")
+
+
+class ArticleKB(FakeKB):
+    """Every chunk of one article, by index (the composer asks for whole documents)."""
+
+    def __init__(self, chunks: list[Hit]) -> None:
+        super().__init__({})
+        self.chunks = chunks
+
+    def source_chunks(self, source: str) -> list[Hit]:
+        return [c for c in self.chunks if c.source == source]
+
+
+def test_the_chunk_next_to_the_top_hit_can_answer(answer) -> None:
+    """The chunker split the article: retrieval found its opening, the duration is in the next chunk."""
+    chunks = [Hit("Pottery workshops are held in our studio on Tuesday evenings. An instructor guides "
+                  "beginners through wheel throwing and glazing.", "pottery.md", "Pottery", "", 0, 1.0),
+              Hit("Each workshop lasts 90 minutes and clay is included. Bring clothes that can get dirty.",
+                  "pottery.md", "Pottery", "Practical details", 1, 0.0),
+              Hit("Gift vouchers can be bought at the front desk.", "pottery.md", "Pottery", "Vouchers", 2, 0.0)]
+    result = answer("How long is a pottery workshop?", [chunks[0]], kb=ArticleKB(chunks), max_units=2)
+    assert "90 minutes" in result.text, result.text

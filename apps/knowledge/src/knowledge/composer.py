@@ -116,10 +116,22 @@ def _pointer_targets(hits: list[Hit], kb: Any) -> list[tuple[str, float]]:
     return targets[:MAX_POINTERS]
 
 
+def _neighbours(hits: list[Hit], kb: Any) -> list[tuple[Hit, float]]:
+    """The chunks right before and after the top hit in its article, ranked after every hit:
+    the chunker may have split the sentence that answers from the passage retrieval found."""
+    if not hits or kb is None or not hasattr(kb, "source_chunks"):
+        return []
+    top = hits[0]
+    have = {(h.source, h.chunk_index) for h in hits}
+    return [(chunk, float(len(hits))) for chunk in kb.source_chunks(top.source)
+            if abs(chunk.chunk_index - top.chunk_index) == 1 and (chunk.source, chunk.chunk_index) not in have]
+
+
 def _candidates(hits: list[Hit], kb: Any) -> list[_Candidate]:
     passages: list[tuple[Hit, float]] = [(h, float(r)) for r, h in enumerate(hits)]
     for source, rank in _pointer_targets(hits, kb):
         passages += [(chunk, rank) for chunk in kb.source_chunks(source)]
+    passages += _neighbours(hits, kb)
     seen: set[str] = set()
     out: list[_Candidate] = []
     for hit, rank in passages:
