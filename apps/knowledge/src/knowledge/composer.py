@@ -4,10 +4,12 @@ Steps, per question (no model; a few ms plus one question encoding):
 1. cut each passage into quotable units (`knowledge.passage_units`): sentences, table rows read
    with their header, list items and whole lists, whole code blocks;
 2. follow "Read X" / "See X" / "Lisez X" pointers: the pointer is never quoted, the linked
-   article's units join the candidates (a pointer names where the answer is);
-3. score every unit against the question: encoder cosine of "heading: unit" (cached by content),
-   share of the question's words it holds, retrieval rank; a how-to question prefers a numbered
-   list or a code block;
+   article's units join the candidates (a pointer names where the answer is), and so do the
+   chunks on either side of the top hit (the chunker may have split the answer from it);
+3. score every unit against the question: encoder cosine of "heading: unit" (cached by content;
+   averaged with the multilingual twin's for a question search routed to it), share of the
+   question's words it holds, retrieval rank; a how-to question prefers a numbered list or a
+   code block, a quantity question ("how much", "combien") a unit that states a number;
 4. keep the best few (≥ `KEEP_RATIO` of the best score, no near-duplicates), in document order;
 5. render: a sentence opening on a pronoun carries the sentence before it (or the section's name),
    a list item its introducing sentence, a list stays a list, a code block stays fenced and whole;
