@@ -34,7 +34,16 @@ from knowledge.fragments import _dangling as opens_on_pronoun
 from knowledge.language import detect_language
 from knowledge.lexical import analyse_query
 from knowledge.passage_units import Unit, capitalise, units_of
-from knowledge.question_kind import HOWTO, NO, YES, YESNO, asks_quantity, polarity, question_kind, states_quantity
+from knowledge.question_kind import (
+    HOWTO,
+    NO,
+    YES,
+    YESNO,
+    asks_quantity,
+    polarity,
+    question_kind,
+    states_quantity,
+)
 from knowledge.retrieval import Hit
 
 MIN_SENTENCE_SIMILARITY = 0.30  # MiniLM cosine: below this a unit does not answer

@@ -30,14 +30,20 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 
 import numpy as np
-from relais.embeddings import AUTO, Embedder, get_embedder
 from relais import tracing
+from relais.embeddings import AUTO, Embedder, get_embedder
 from relais.settings import Settings, get_settings
 
 from knowledge.calibration import REFERENCE_SENTENCES, baseline_similarity
 from knowledge.chunking import Chunk
-from knowledge.cross_language import (CROSS_LANGUAGE_MARGIN_SCALE, SAME_LANGUAGE_MARGIN_SCALE, CrossLanguageIndex, document_languages,
-                                      needs_cross_index, reads)
+from knowledge.cross_language import (
+    CROSS_LANGUAGE_MARGIN_SCALE,
+    SAME_LANGUAGE_MARGIN_SCALE,
+    CrossLanguageIndex,
+    document_languages,
+    needs_cross_index,
+    reads,
+)
 from knowledge.encoder_choice import resolve_model
 from knowledge.fusion import convex_combination, reciprocal_rank_fusion
 from knowledge.language import detect_language
