@@ -30,6 +30,9 @@ FRENCH_QUESTIONS = [
 ]
 OFF_TOPIC = ["Quelle est la recette du gâteau au chocolat ?", "Qui a gagné le Tour de France en 1998 ?",
              "Quelle est la capitale de la Norvège ?", "Comment planter des tulipes en automne ?"]
+# Topics this corpus covers in English only: a French question still finds the English article.
+FRENCH_ON_ENGLISH_ONLY = [("Combien coûte une séance avec un coach personnel ?", "personal-training.md"),
+                          ("À quelle heure la salle ouvre-t-elle le dimanche ?", "gym-hours.md")]
 ENGLISH_QUESTIONS = ["How much is the Premium plan per month?", "How long can I freeze my membership?",
                      "What are the opening hours on Sunday?"]
 
@@ -89,3 +92,10 @@ def test_english_questions_take_the_same_path(with_twin: KnowledgeBase, minilm_o
         twin = [(h.id, round(h.score, 6)) for h in with_twin.search(question, top_k=5)]
         plain = [(h.id, round(h.score, 6)) for h in minilm_only.search(question, top_k=5)]
         assert twin == plain and twin, question
+
+
+def test_a_french_question_on_a_topic_only_english_articles_cover_is_answered_from_them(
+        with_twin: KnowledgeBase) -> None:
+    for question, source in FRENCH_ON_ENGLISH_ONLY:
+        hits = with_twin.search(question, top_k=3)
+        assert hits and hits[0].source == source, (question, [h.source for h in hits])

@@ -316,6 +316,16 @@ class KnowledgeBase:
         min_score = self.settings.retrieval_min_score if min_score is None else min_score
         if not query or top_k <= 0 or self.is_empty():
             return []
+        cross, own_language = self._cross_for(query) if mode in ("dense", "hybrid") else (None, None)
+        hits = self._search(query, top_k, mode, min_score, group_by_source, cross, own_language)
+        if not hits and own_language is not None:
+            # nothing in the question's own language passes: its answer may be in an article of
+            # another language (a bilingual base covers some topics in one language only)
+            hits = self._search(query, top_k, mode, min_score, group_by_source, cross, None)
+        return hits
+
+    def _search(self, query: str, top_k: int, mode: str, min_score: float, group_by_source: bool,
+                cross: CrossLanguageIndex | None, own_language: str | None) -> list[Hit]:
         cfg = self.config
         depth = max(cfg.depth, top_k * (4 if group_by_source else 2))
         key: Callable[[dict[str, Any]], str] = (
@@ -325,7 +335,6 @@ class KnowledgeBase:
         dense: dict[str, float] = {}
         lexical: dict[str, float] = {}
         qvec: np.ndarray | None = None
-        cross, own_language = self._cross_for(query) if mode in ("dense", "hybrid") else (None, None)
         space = cross.store if cross is not None else self.store  # the vectors qvec compares with
         if mode in ("dense", "hybrid"):
             with tracing.span("dense", cross_language=cross is not None):
