@@ -11,11 +11,10 @@ import shutil
 from pathlib import Path
 
 import pytest
-from knowledge.ingest import ingest_folder
 from knowledge.retrieval import KnowledgeBase
-from relais.settings import Settings
 
 from tests.conftest import REPO_ROOT
+from tests.knowledge.indexed import indexed_kb
 
 DEMO = REPO_ROOT / "data" / "knowledge"
 ENGLISH = ["plans-and-pricing.md", "freeze-membership.md", "account-and-password.md", "gym-hours.md",
@@ -38,11 +37,7 @@ ENGLISH_QUESTIONS = ["How much is the Premium plan per month?", "How long can I 
 
 
 def build(folder: Path, data: Path, languages: str) -> KnowledgeBase:
-    settings = Settings(relais_data_dir=data, relais_kb_dir=folder, relais_query_languages=languages,
-                        relais_embedding_model="minilm")
-    kb = KnowledgeBase(settings)
-    ingest_folder(folder, settings, show_progress=False, kb=kb)
-    return kb
+    return indexed_kb(folder, data, languages, relais_embedding_model="minilm")
 
 
 @pytest.fixture(scope="module")

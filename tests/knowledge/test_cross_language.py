@@ -16,16 +16,13 @@ from relais.language import detect_language
 from relais.settings import Settings
 
 from tests.conftest import REPO_ROOT
+from tests.knowledge.indexed import indexed_kb
 
 CORPUS = REPO_ROOT / "tests" / "data" / "docs_corpus"
 QUESTIONS = [json.loads(line) for line in (REPO_ROOT / "tests" / "data" / "docs_corpus_questions.jsonl").read_text().splitlines() if line.strip()]
 
 
-def build(folder: Path, data: Path, languages: str) -> KnowledgeBase:
-    settings = Settings(relais_data_dir=data, relais_kb_dir=folder, relais_query_languages=languages)
-    kb = KnowledgeBase(settings)
-    ingest_folder(folder, settings, show_progress=False, kb=kb)
-    return kb
+build = indexed_kb
 
 
 @pytest.fixture(scope="module")
