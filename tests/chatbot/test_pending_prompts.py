@@ -59,6 +59,17 @@ async def reopened(base: str, token: str, thread_id: str, profile: str) -> ChatS
     return chat
 
 
+async def paused_thread(base: str, token: str, profile: str = "Assistant") -> tuple[str, Any]:
+    """A new thread left waiting at the coach's prompt (its tab closed): (thread id, first turn)."""
+    chat = await ChatSession(base, token, chat_profile=profile).connect()
+    try:
+        first = await chat.ask(WORKOUT)
+        assert chat.thread_id, "the question opened a thread"
+        return chat.thread_id, first
+    finally:
+        await chat.close()
+
+
 async def click_twice_at_once(chat: ChatSession, action: dict[str, Any]) -> list[int]:
     async with httpx.AsyncClient(cookies={"access_token": chat.token}, timeout=60) as client:
         replies = await asyncio.gather(*[
@@ -124,12 +135,7 @@ async def test_a_click_in_a_stale_tab_is_refused(stack: dict[str, Any]) -> None:
     """Two tabs on one thread: the prompt answered in one is refused in the other (agent's 409 path)."""
     base = stack["app"].url
     token = login(base, "alice", "alice-pass-1")
-    chat = await ChatSession(base, token).connect()
-    try:
-        await chat.ask(WORKOUT)
-        thread_id = chat.thread_id
-    finally:
-        await chat.close()
+    thread_id, _ = await paused_thread(base, token)
     tab_a = await reopened(base, token, thread_id, "Assistant")
     tab_b = await reopened(base, token, thread_id, "Assistant")
     try:
@@ -150,12 +156,7 @@ async def test_a_second_resume_of_the_same_session_replaces_the_buttons(stack: d
     metadata: the first resume's buttons must still be removed, never left as a second set."""
     base = stack["app"].url
     token = login(base, "alice", "alice-pass-1")
-    chat = await ChatSession(base, token, chat_profile="Coach").connect()
-    try:
-        await chat.ask(WORKOUT)
-        thread_id = chat.thread_id
-    finally:
-        await chat.close()
+    thread_id, _ = await paused_thread(base, token, "Coach")
     first = await reopened(base, token, thread_id, "Coach")
     shown = [a["id"] for a in first._turn.actions]
     assert shown, "buttons are back after the resume"
@@ -189,12 +190,7 @@ async def test_a_reply_typed_right_after_reopening_keeps_its_own_prompt(stack: d
     restore scheduled by the resume never replaces it), and its button resumes the graph."""
     base = stack["app"].url
     token = login(base, "alice", "alice-pass-1")
-    chat = await ChatSession(base, token).connect()
-    try:
-        first = await chat.ask(WORKOUT)
-        thread_id = chat.thread_id
-    finally:
-        await chat.close()
+    thread_id, first = await paused_thread(base, token)
     again = await ChatSession(base, token, thread_id=thread_id).connect()  # no wait for the restored buttons
     try:
         follow_up = await again.ask("What should I eat to support this workout plan?")
