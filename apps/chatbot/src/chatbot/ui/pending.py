@@ -268,15 +268,12 @@ def schedule_after_resume(callback: Callable[[], Awaitable[None]]) -> None:
     """
     session = cl.context.session
     scheduled_at = _turns.get(session, 0)
-    thread_id = session.thread_id
-    original_callback = callback
 
     async def guarded() -> None:
-        async with thread_lock(thread_id):
+        async with thread_lock(session.thread_id):
             if _turns.get(session, 0) == scheduled_at:
-                await original_callback()
+                await callback()
 
-    callback = guarded
     emitter = cl.context.emitter
     queue: list[Callable[[], Awaitable[None]]] | None = getattr(emitter, "_relais_after_resume", None)
     if queue is None:
@@ -305,7 +302,7 @@ def schedule_after_resume(callback: Callable[[], Awaitable[None]]) -> None:
         emitter.resume_thread = resume_then_run
         emitter._relais_after_resume = queue
         asyncio.get_running_loop().create_task(fallback())
-    queue.append(callback)
+    queue.append(guarded)
 
 
 __all__ = [
