@@ -1,6 +1,7 @@
 """Sources belong to their answer (issue 19): each answer's chips open that answer's excerpts
 under their own titles, nothing accumulates across answers, a "not found" shows no sources,
-and the side panel never opens by itself (only a chip click opens it).
+and the side panel never opens by itself (only a chip click opens it) — also when the thread is
+shown again (page reload, opened from the sidebar), where Chainlit re-opens it on its own.
 Screenshots: test-artifacts/browser/19-*.png."""
 
 from __future__ import annotations
@@ -27,6 +28,17 @@ def wait_panel_closed(page) -> None:
     page.wait_for_function(f"() => !document.querySelector('{PANEL}')", timeout=10_000)
 
 
+def assert_panel_stays_closed(page) -> None:
+    """Closed now and still closed a moment later (Chainlit opens it as the thread's elements land)."""
+    wait_panel_closed(page)
+    page.wait_for_timeout(1500)
+    assert not page.query_selector(PANEL), "the side panel opened by itself"
+
+
+def wait_answers_back(page, count: int) -> None:
+    page.wait_for_function(f"n => document.querySelectorAll(\"{ANSWERS}\").length >= n", arg=count, timeout=60_000)
+
+
 def open_chip(page, answer_index: int, name: str) -> None:
     page.locator(ANSWERS).nth(answer_index).get_by_text(name).first.click()
     page.wait_for_selector(PANEL, timeout=15_000)
@@ -34,7 +46,7 @@ def open_chip(page, answer_index: int, name: str) -> None:
 
 def test_sources_belong_to_their_answer(new_page, app_url: str) -> None:
     page = new_page()
-    page.set_default_timeout(240_000)  # the shared app loads the encoder on its first question
+    page.set_default_timeout(60_000)  # the shared app loads the encoder on its first question
     login(page, app_url)
 
     ask(page, "How much do full-time students pay each month?")
@@ -71,3 +83,26 @@ def test_sources_belong_to_their_answer(new_page, app_url: str) -> None:
     open_chip(page, first_index, "student-discount.md")  # the first answer's chip still opens its own
     assert "$5" in panel_text(page) and "9:00 p.m." not in panel_text(page)
     shot(page, "19-05-first-chip-again")
+
+    # The thread shown again: same answers, panel closed, each chip still opens only its own excerpt.
+    answers = page.locator(ANSWERS).count()
+    thread_id = page.url.split("/thread/")[1].split("#")[0]  # a chip's link adds a "#"
+    page.reload()
+    wait_answers_back(page, answers)
+    assert_panel_stays_closed(page)
+    shot(page, "19-06-after-reload-panel-closed")
+    open_chip(page, second_index, "gym-hours.md")
+    assert "9:00 p.m." in panel_text(page) and "$5/month" not in panel_text(page)
+    assert "Gym hours" in panel_title(page)
+    shot(page, "19-07-after-reload-chip")
+
+    page.goto(app_url + "/")  # a new chat, then the thread from the sidebar
+    page.wait_for_selector("#chat-input")
+    page.locator(f"a[href='/thread/{thread_id}']").first.click()
+    wait_answers_back(page, answers)
+    assert_panel_stays_closed(page)
+    ask(page, "How long can I freeze my membership?")  # a new answer in the reopened thread
+    assert_panel_stays_closed(page)
+    open_chip(page, page.locator(ANSWERS).count() - 1, "freeze-membership.md")
+    assert "$5/month" not in panel_text(page) and "9:00 p.m." not in panel_text(page)
+    shot(page, "19-08-sidebar-thread-new-answer-chip")

@@ -9,7 +9,8 @@ from typing import Any
 import chainlit as cl
 
 from chatbot.auth import ensure_auth_secret
-from chatbot.ui.pending import begin_turn
+from chatbot.ui.pending import begin_turn, schedule_after_resume
+from chatbot.ui.render import close_source_panel
 from relais.logging import configure_logging
 from relais.settings import get_settings
 
@@ -123,6 +124,9 @@ async def on_chat_resume(thread: dict[str, Any]) -> None:
     resume = getattr(module, "on_chat_resume", None)
     if resume is not None:
         await resume(thread)
+    # Chainlit's page opens the side panel by itself when the re-emitted thread has source
+    # excerpts; it stays closed until a source chip is clicked, as in a live conversation.
+    schedule_after_resume(close_source_panel)
 
 
 async def on_message(message: cl.Message) -> None:
