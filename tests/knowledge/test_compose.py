@@ -131,7 +131,9 @@ def test_question_kind(question: str, kind: str) -> None:
 @pytest.mark.parametrize("question, sentence, expected", [
     ("Is there a late fee?", "There is no late fee.", "no"),
     ("Can I freeze for free?", "You can freeze at no cost.", "yes"),
-    ("Can I stop paying while I travel?", "You are not charged during a freeze.", None),
+    ("Can I stop paying while I travel?", "You are not charged during a freeze.", "yes"),  # double negation
+    ("Puis-je éviter de payer pendant un voyage ?", "Aucun prélèvement n'est effectué pendant la suspension.", "yes"),
+    ("Can I stop coming for a month?", "You are not charged during a freeze.", None),
     ("Can a guest come at night?", "Guests can only arrive during staffed hours.", None),
     ("Le support répond-il par téléphone ?", "Nous ne proposons pas d'assistance téléphonique.", "no"),
     ("Is freezing paid?", "It is free on every plan.", "no"),

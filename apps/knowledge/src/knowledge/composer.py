@@ -28,12 +28,13 @@ from typing import Any
 
 import numpy as np
 
+from knowledge.answer_types import asked_types, days_named, states_type
 from knowledge.embedding_cache import embed_texts
 from knowledge.fragments import _POINTER as POINTER
 from knowledge.fragments import _dangling as opens_on_pronoun
 from knowledge.language import detect_language
 from knowledge.lexical import analyse_query
-from knowledge.passage_units import Unit, capitalise, units_of
+from knowledge.passage_units import Unit, capitalise, split_sentences, units_of
 from knowledge.question_kind import (
     HOWTO,
     NO,
@@ -41,6 +42,7 @@ from knowledge.question_kind import (
     YESNO,
     asks_quantity,
     polarity,
+    states_polarity,
     question_kind,
     states_quantity,
 )
@@ -52,6 +54,16 @@ BLOCK_BONUS = 0.08  # a how-to question prefers steps or code
 QUANTITY_PENALTY = 0.10  # "how much / combien": a unit that states no number cannot be the answer
 YESNO_RATIO = 0.70  # a yes/no is read from a unit scoring at least this share of the best
 MAX_POINTERS = 3  # linked articles followed per answer
+TYPE_BONUS = 0.06  # the unit states an expression of the asked type (an amount, a time, a duration…)
+TYPE_PENALTY = 0.10  # …or states none
+DAY_BONUS = 0.06  # the unit names the days the question asks about (penalty: only other days)
+POLARITY_BONUS = 0.06  # yes/no question: the unit says "no X" / "not X" / "free" about what was asked
+LANGUAGE_PENALTY = 0.04  # the unit's article is in another language than the question (when both exist)
+PROBLEM_PENALTY = 0.05  # a how-to question that reports no problem: troubleshooting steps are not the answer
+TYPED_ARTICLES = 2  # articles searched whole for units of the asked type
+_PROBLEM = re.compile(r"\b(?:not|n['’]t|nothing|ne|pas|problems?|issues?|errors?|fails?|failed|fix|trouble\w*|"
+                      r"crash\w*|broken|missing|probl[èe]mes?|erreurs?|panne|bloqu\w*|manqu\w*|still)\b",
+                      re.IGNORECASE)
 _META = re.compile(r"^(?:this article|cet article|voici|here is how|these articles|ces articles)\b", re.IGNORECASE)
 _INLINE_POINTER = re.compile(
     r"\s*\((?:see|read|voir|lisez|consultez|details in)\b[^)]*\)|"
@@ -73,13 +85,19 @@ class _Candidate:
     order: int  # the unit's position among its passage's units
     siblings: list[Unit]
     score: float = 0.0
+    base: float = 0.0  # the score the relevance bar reads (no answer-type terms)
     similarity: float = 0.0
     overlap: float = 0.0
     deciding: bool = False
+    extra: bool = False  # found by the answer-type search of whole articles, not by retrieval
 
 
 def _strip_pointers(text: str) -> str:
     cleaned = _INLINE_POINTER.sub("", text).strip()
+    sentences = split_sentences(cleaned)
+    if len(sentences) > 1:  # "… do not roll over. See Personal training." — the pointer goes
+        kept = [p for p in sentences if not POINTER.match(p.lstrip("(- "))]
+        cleaned = " ".join(kept) if kept else cleaned
     if cleaned != text.strip() and cleaned and not re.search(r"[.!?…:]$", cleaned):
         cleaned += "."
     return cleaned
@@ -95,7 +113,8 @@ def _usable(unit: Unit) -> bool:
         return (len(text) >= 12 and len(text.split()) >= 3 and not text.endswith("?")
                 and not text[:1].islower() and not _META.match(text) and not _is_pointer(unit))
     if unit.kind == "item":
-        return len(unit.text.split()) >= 2 and not _is_pointer(unit)
+        link_only = any(unit.text.rstrip(".") == label for label, _ in unit.links)  # "- [Refunds](refunds.md)"
+        return len(unit.text.split()) >= 2 and not _is_pointer(unit) and not link_only
     return True
 
 
@@ -138,12 +157,37 @@ def _neighbours(hits: list[Hit], kb: Any) -> list[tuple[Hit, float]]:
             if abs(chunk.chunk_index - top.chunk_index) == 1 and (chunk.source, chunk.chunk_index) not in have]
 
 
-def _candidates(hits: list[Hit], kb: Any) -> list[_Candidate]:
-    passages: list[tuple[Hit, float]] = [(h, float(r)) for r, h in enumerate(hits)]
-    for source, rank in _pointer_targets(hits, kb):
-        passages += [(chunk, rank) for chunk in kb.source_chunks(source)]
-    passages += _neighbours(hits, kb)
-    seen: set[str] = set()
+def _whole_articles(hits: list[Hit], kb: Any, have: set[tuple[str, int]]) -> list[tuple[Hit, float]]:
+    """Every other chunk of the first `TYPED_ARTICLES` retrieved articles (searched for units of
+    the asked answer type: the row with the weekday hours may sit in a chunk retrieval missed)."""
+    if kb is None or not hasattr(kb, "source_chunks"):
+        return []
+    sources: dict[str, float] = {}
+    for rank, h in enumerate(hits):
+        sources.setdefault(h.source, float(rank))
+    out: list[tuple[Hit, float]] = []
+    for source, rank in list(sources.items())[:TYPED_ARTICLES]:
+        out += [(chunk, rank + 0.5) for chunk in kb.source_chunks(source)
+                if (chunk.source, chunk.chunk_index) not in have]
+    return out
+
+
+def _linked_articles(c: _Candidate, kb: Any, have: set[tuple[str, int]]) -> list[tuple[Hit, float]]:
+    """The chunks of the articles the best unit links to ("you can [freeze your membership](…)"):
+    the unit names where the details are, the linked article may state the asked fact."""
+    if kb is None or not hasattr(kb, "source_chunks"):
+        return []
+    out: list[tuple[Hit, float]] = []
+    for label, target in c.unit.links[:MAX_POINTERS]:
+        source = _resolve(target, label, c.hit, kb)
+        chunks = kb.source_chunks(source) if source else []
+        out += [(chunk, c.rank + 0.5) for chunk in chunks if (chunk.source, chunk.chunk_index) not in have]
+        have.update((chunk.source, chunk.chunk_index) for chunk in chunks)
+    return out
+
+
+def _units(passages: list[tuple[Hit, float]], seen: set[str], wanted: Any = None) -> list[_Candidate]:
+    """Candidates from passages; `wanted` (a unit predicate) marks them as found by an answer-type search."""
     out: list[_Candidate] = []
     for hit, rank in passages:
         units = units_of(hit.text)
@@ -151,11 +195,39 @@ def _candidates(hits: list[Hit], kb: Any) -> list[_Candidate]:
             if unit.kind in ("sentence", "item", "row"):
                 unit.text = _strip_pointers(unit.text)
             key = unit.text.lower()
-            if not _usable(unit) or key in seen:
+            if not _usable(unit) or key in seen or (wanted is not None and not wanted(unit)):
                 continue
             seen.add(key)
-            out.append(_Candidate(unit, hit, rank, order, units))
+            out.append(_Candidate(unit, hit, rank, order, units, extra=wanted is not None))
     return out
+
+
+def _candidates(hits: list[Hit], kb: Any, wanted: Any = None, seen: set[str] | None = None) -> list[_Candidate]:
+    passages: list[tuple[Hit, float]] = [(h, float(r)) for r, h in enumerate(hits)]
+    for source, rank in _pointer_targets(hits, kb):
+        passages += [(chunk, rank) for chunk in kb.source_chunks(source)]
+    passages += _neighbours(hits, kb)
+    seen = set() if seen is None else seen
+    out = _units(passages, seen)
+    if wanted is not None:
+        have = {(h.source, h.chunk_index) for h, _ in passages}
+        out += _units(_whole_articles(hits, kb, have), seen, wanted)
+    return out
+
+
+_CLAUSE = re.compile(r"\s*;\s+|,\s+(?=(?:then|but|so|and then|puis|mais|sinon|ensuite|alors)\b)", re.IGNORECASE)
+
+
+def _clauses(c: _Candidate, types: frozenset[str]) -> list[str]:
+    """The clauses of a compound sentence that state the asked type, each read with the heading:
+    the clause that answers is not drowned by the rest ("…as usual; your place is held until
+    5 minutes after the start")."""
+    if c.unit.kind not in ("sentence", "item") or not types:
+        return []
+    parts = [p.strip() for p in _CLAUSE.split(c.unit.text) if len(p.split()) >= 4]
+    if len(parts) < 2:
+        return []
+    return [f"{c.hit.heading}: {p}" if c.hit.heading else p for p in parts if states_type(p, types)]
 
 
 def _embed_text(c: _Candidate) -> str:
@@ -213,42 +285,127 @@ def _is_block(c: _Candidate) -> bool:
     return c.unit.kind in ("list", "code") or (c.unit.kind == "item" and bool(c.unit.lead))
 
 
+class _Scorer:
+    """Scores candidates against one question: the relevance score the bar reads (`base`), and
+    the ranking score, which adds what the question asks for (an answer type, days, polarity)."""
+
+    def __init__(self, question: str, embedder: Any, cache_dir: Path, kb: Any) -> None:
+        self.question, self.embedder, self.cache_dir = question, embedder, cache_dir
+        self.kind = question_kind(question)
+        self.types = asked_types(question)
+        self.days = days_named(question)
+        self.quantity = asks_quantity(question)
+        self.language = detect_language(question)
+        self.problem = bool(_PROBLEM.search(question))
+        self.qvec = embedder.embed_query(question)
+        reader = kb.question_encoder(question) if kb is not None and hasattr(kb, "question_encoder") else None
+        self.twin = (reader[0], reader[1], reader[0].embed_query(question)) if reader is not None else None
+        self.q_terms = set(analyse_query(question, ["en", "fr"]))
+        self._languages: dict[str, str] = {}
+
+    def wanted(self, unit: Unit) -> bool:
+        """A unit worth looking for beyond the retrieved passages: one of the asked type."""
+        if self.kind == HOWTO:
+            return unit.kind == "code" or (unit.kind == "list" and unit.numbered)
+        if unit.kind not in ("sentence", "item", "row"):
+            return False
+        if self.days and not days_named(unit.text) & self.days:
+            return False
+        return bool(self.days) or (bool(self.types) and states_type(unit.text, self.types))
+
+    def article_language(self, hit: Hit) -> str:
+        if hit.source not in self._languages:
+            self._languages[hit.source] = detect_language(f"{hit.title}. {hit.text[:400]}")
+        return self._languages[hit.source]
+
+    def score(self, candidates: list[_Candidate]) -> np.ndarray:
+        """Set each candidate's scores; return the unit vectors (for the near-duplicate check)."""
+        texts = [_embed_text(c) for c in candidates]
+        owners: list[int] = []
+        clause_texts: list[str] = []
+        for i, c in enumerate(candidates):
+            for clause in _clauses(c, self.types):
+                owners.append(i)
+                clause_texts.append(clause)
+        vectors = embed_texts(self.embedder, texts + clause_texts, self.cache_dir)
+        similarity = vectors @ self.qvec
+        if self.twin is not None:  # a French question on a MiniLM base: average in the encoder that reads it
+            twin, scale, tvec = self.twin
+            similarity = 0.5 * similarity + 0.5 * (embed_texts(twin, texts + clause_texts, self.cache_dir) @ tvec) / scale
+        n = len(candidates)
+        best_clause = similarity[:n].copy()
+        for owner, sim in zip(owners, similarity[n:]):
+            best_clause[owner] = max(best_clause[owner], sim)
+        own_language = any(self.article_language(c.hit) == self.language for c in candidates)
+        for c, sim, clause_sim in zip(candidates, similarity[:n], best_clause):
+            terms = set(analyse_query(_embed_text(c), ["en", "fr"]))
+            overlap = len(self.q_terms & terms) / len(self.q_terms) if self.q_terms else 0.0
+            c.similarity, c.overlap = float(sim), overlap
+            shape = 0.05 / (1 + c.rank)
+            if self.kind == HOWTO and (c.unit.kind == "code" or (c.unit.kind == "list" and c.unit.numbered)):
+                shape += BLOCK_BONUS
+            elif c.unit.kind in ("list", "code"):
+                shape -= 0.03  # a whole block answers a narrow question only when it clearly wins
+            c.base = float(sim) + 0.15 * overlap + shape
+            if self.quantity and not states_quantity(c.unit.text):
+                c.base -= QUANTITY_PENALTY
+            c.score = float(clause_sim) + 0.15 * overlap + shape + self._fit(c, own_language)
+        return vectors[:n]
+
+    def _fit(self, c: _Candidate, own_language: bool) -> float:
+        """How well the unit fits what the question asks, beyond its words."""
+        unit, fit = c.unit, 0.0
+        if c.unit.kind != "code":
+            if self.types:
+                if states_type(unit.text, self.types):
+                    fit += TYPE_BONUS
+                elif self.kind != YESNO:  # "can I pay in cash?" is answered without an amount
+                    fit -= TYPE_PENALTY
+            elif self.quantity and not states_quantity(unit.text):
+                fit -= QUANTITY_PENALTY
+            if self.days:
+                days = days_named(unit.text)
+                fit += DAY_BONUS if days & self.days else -DAY_BONUS if days else 0.0
+        if self.kind == YESNO and unit.kind in ("sentence", "item", "row") and states_polarity(self.question, unit.text):
+            fit += POLARITY_BONUS
+        if self.kind == HOWTO and not self.problem:
+            section = c.hit.section.split(" > ")[-1] if c.hit.section else ""
+            if unit.kind in ("list", "item", "code") and _PROBLEM.search(section):
+                fit -= PROBLEM_PENALTY  # "how do I link my watch?" is not answered by "Nothing syncs"
+            if unit.kind == "item" and not unit.lead and len(unit.text.split()) <= 3:
+                fit -= BLOCK_BONUS  # "Garmin Connect." is not a how-to answer
+        if own_language and self.article_language(c.hit) != self.language:
+            fit -= LANGUAGE_PENALTY
+        return fit
+
+
 def compose(question: str, hits: list[Hit], embedder: Any, cache_dir: Path, *, kb: Any = None,
             max_units: int = 3, not_found: str = "") -> Composed:
     """The answer to `question` from `hits` (see the module doc)."""
-    candidates = _candidates(hits, kb)
+    scorer = _Scorer(question, embedder, cache_dir, kb)
+    typed = scorer.kind == HOWTO or bool(scorer.types) or bool(scorer.days)
+    seen: set[str] = set()
+    candidates = _candidates(hits, kb, scorer.wanted if typed else None, seen)
     if not candidates:
         return Composed(not_found)
-    kind = question_kind(question)
+    kind = scorer.kind
     floor = MIN_SENTENCE_SIMILARITY
-    qvec = embedder.embed_query(question)
-    texts = [_embed_text(c) for c in candidates]
-    vectors = embed_texts(embedder, texts, cache_dir)
-    similarity = vectors @ qvec
-    reader = kb.question_encoder(question) if kb is not None and hasattr(kb, "question_encoder") else None
-    if reader is not None:  # a French question on a MiniLM base: average in the encoder that reads it
-        twin, scale = reader
-        twin_similarity = embed_texts(twin, texts, cache_dir) @ twin.embed_query(question)
-        similarity = 0.5 * similarity + 0.5 * twin_similarity / scale
-    quantity = asks_quantity(question)
-    languages = ["en", "fr"]
-    q_terms = set(analyse_query(question, languages))
-    for c, sim in zip(candidates, similarity):
-        terms = set(analyse_query(_embed_text(c), languages))
-        overlap = len(q_terms & terms) / len(q_terms) if q_terms else 0.0
-        c.similarity, c.overlap = float(sim), overlap
-        c.score = float(sim) + 0.15 * overlap + 0.05 / (1 + c.rank)
-        if kind == HOWTO and (c.unit.kind == "code" or (c.unit.kind == "list" and c.unit.numbered)):
-            c.score += BLOCK_BONUS
-        elif c.unit.kind in ("list", "code"):
-            c.score -= 0.03  # a whole block answers a narrow question only when it clearly wins
-        if quantity and not states_quantity(c.unit.text):
-            c.score -= QUANTITY_PENALTY
+    vectors = scorer.score(candidates)
+    relevant = [c for c in candidates if not c.extra]
+    top_similarity = max((c.similarity for c in relevant if c.unit.kind != "code"), default=0.0)
+    best_base = max((c.base for c in relevant), default=0.0)
+    if top_similarity < floor and best_base < floor + 0.1:
+        return Composed(not_found)  # the bar reads what retrieval found, as it always did
+    best = max(candidates, key=lambda c: c.score)
+    if (kind == YESNO or scorer.types) and best.unit.links:
+        linked = _units(_linked_articles(best, kb, {(c.hit.source, c.hit.chunk_index) for c in candidates}), seen)
+        if linked:
+            for c in linked:
+                c.extra = True
+            vectors = np.vstack([vectors, scorer.score(linked)])
+            candidates += linked
     order = np.argsort([-c.score for c in candidates])
     best = candidates[order[0]]
-    top_similarity = max(c.similarity for c in candidates if c.unit.kind != "code")
-    if top_similarity < floor and best.score < floor + 0.1:
-        return Composed(not_found)
 
     chosen: list[int] = []
     budget = max_units

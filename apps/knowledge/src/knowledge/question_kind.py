@@ -57,6 +57,37 @@ _NUMBER = re.compile(
     re.IGNORECASE)
 
 
+_PAYMENT = re.compile(r"\b(?:pa(?:y|id)\w*|charg\w*|fees?|costs?|pric\w*|bill\w*|factur\w*|pr[ée]lev\w*|frais|"
+                      r"co[uû]t\w*|tarif\w*|pai\w*)\b", re.IGNORECASE)
+_STOP_PAYING = re.compile(r"\b(?:stop|avoid|skip|without|arr[eê]ter\s+de|[ée]viter\s+de|sans)\s+(?:\w+\s+){0,2}?"
+                          r"(?:pa(?:y|id)\w*|charg\w*|fees?|frais|pa(?:yer|ie\w*)|pr[ée]lev\w*)", re.IGNORECASE)
+
+
+def _negated_words(sentence: str) -> list[str]:
+    """The words a negation in `sentence` bears on ("not charged", "no cancellation fee", "ne … pas de frais")."""
+    out: list[str] = []
+    for match in _NEGATION_EN.finditer(sentence):
+        out += words(sentence[match.end():])[:4]
+    for match in _NEGATION_FR.finditer(sentence):
+        out += words(match.group(0))[1:] + words(sentence[match.end():])[:4]
+    for match in _NO_NOUN.finditer(sentence):
+        out += [g for g in match.groups() if g]
+    return out
+
+
+def states_polarity(question: str, sentence: str) -> bool:
+    """Whether `sentence` says no / not / free about what `question` asks: one of its words, or
+    paying when the question is about paying ("Can I pay in cash?" — "We don't accept cash")."""
+    negated = _negated_words(sentence)
+    paying = bool(_PAYMENT.search(question))
+    if paying and _FREE.search(sentence):
+        return True
+    if not negated:
+        return False
+    asked = _stems(question) - {"pulse"}
+    return bool(_stems(" ".join(negated)) & asked) or (paying and bool(_PAYMENT.search(" ".join(negated))))
+
+
 def asks_quantity(question: str) -> bool:
     """Whether the answer must state a quantity (how much, how long, what time, combien…)."""
     return bool(_QUANTITY.search(question))
@@ -105,6 +136,8 @@ def polarity(question: str, sentence: str) -> str | None:
                 break
     if _FREE.search(sentence) and _PAID.search(question) and not _FREE.search(question):
         negative = not negative  # "is it paid?" — "it is free" means no
+    if negative and _STOP_PAYING.search(question) and _PAYMENT.search(" ".join(_negated_words(sentence))):
+        return "yes"  # "can I stop paying?" — "you are not charged": a double negation
     if negative and _NEGATIVE_QUESTION.search(fold_accents(question)):
         return None  # "can I stop paying?" — "you are not charged" means yes: do not guess
     return "no" if negative else "yes"

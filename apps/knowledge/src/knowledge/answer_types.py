@@ -1,0 +1,167 @@
+"""What *kind of fact* a question asks for, and whether a text states one (EN/FR).
+
+Classic question answering: "how much" wants an amount, "what time" a clock time, "how long"
+a duration, "where" a place (a menu path in an app, a city), "how old" an age. A sentence that
+states no expression of the asked type is rarely the answer, however close its words are; one
+that does is a strong candidate even when it names the subject in other words. The recognisers
+are generic typed-expression patterns (currencies, clock times, number + time unit, weekday names
+and ranges, menu paths…), never a list of one knowledge base's words.
+
+Days are read as sets: "en semaine" and "on weekdays" mean Monday–Friday, so they match
+"Du lundi au vendredi" and not "Saturday and Sunday".
+"""
+
+from __future__ import annotations
+
+import re
+
+from relais.language import fold_accents
+
+MONEY = "money"
+TIME = "time"
+DURATION = "duration"
+AGE = "age"
+FREQUENCY = "frequency"
+PLACE = "place"
+CONTACT = "contact"
+BENEFIT = "benefit"
+QUANTITY = "quantity"  # "how much <something>": any stated number
+
+_I = re.IGNORECASE
+
+# --- what the question asks (patterns run on accent-folded, lower-cased text) -------------------
+_TIME_UNITS_EN = r"(?:seconds?|minutes?|mins?|hours?|days?|weeks?|months?|years?)"
+_TIME_UNITS_FR = r"(?:secondes?|minutes?|heures?|jours?|semaines?|mois|ans|annees?)"
+_ASKS: list[tuple[str, re.Pattern[str]]] = [
+    (TIME, re.compile(r"\b(?:what|which)\s+time\b|\buntil\s+when\b|\bopening\s+(?:hours|times)\b|"
+                      r"\bwhen\s+(?:does|do|is|are)\b.*\b(?:open|close|opens|closes|staffed)\b|"
+                      r"\bhow\s+(?:late|early)\s+(?:is|are|does|do)\b|"
+                      r"\ba\s+quelles?\s+heures?\b|\bquelles?\s+heures?\b|\bjusqu\W*a\s+quelle\s+heure\b|"
+                      r"\bquand\s+(?:ouvre|ferme)|\bheures?\s+d\W*(?:ouverture|accueil)\b|\bhoraires?\b", _I)),
+    (DURATION, re.compile(rf"\bhow\s+(?:long|soon|quickly|fast|far\s+(?:ahead|back|in\s+advance)|"
+                          rf"much\s+(?:time|notice)|late|early)\b|\bhow\s+many\s+{_TIME_UNITS_EN}\b|"
+                          r"\bwithin\s+what\b|\bcombien\s+de\s+temps\b|\ben\s+combien\s+de\s+temps\b|"
+                          rf"\bcombien\s+(?:de\s+)?{_TIME_UNITS_FR}\b|\bsous\s+quel\s+delai\b|\bquel\s+delai\b|"
+                          r"\bduree\b|\bjusqu\W*a\s+quand\b|\bcombien\s+de\s+temps\s+a\s+l\W*avance\b|"
+                          r"\bpendant\s+combien\b|\bdes\s+combien\b", _I)),
+    (MONEY, re.compile(r"\bhow\s+much\b(?!\s+(?:time|notice|memory|space|data|storage|history))|"
+                       r"\b(?:cost|costs|price|prices|priced|fee|fees|charge|charged|pay|paid|refund\w*|"
+                       r"discount|cheaper|expensive)\b|"
+                       r"\bcombien\b.*\b(?:cout\w*|pai\w*|pay\w*|regl\w*|recupere\w*|rembours\w*|factur\w*)\b|"
+                       r"\b(?:prix|tarifs?|montant|frais|cout\w*)\b", _I)),
+    (QUANTITY, re.compile(r"\bhow\s+much\s+(?:memory|space|data|storage)\b|\bhow\s+many\b|\bnumber\s+of\b|"
+                          r"\bcombien\s+de\b|\bnombre\s+de\b|\bmaximum\b|\bminimum\b|\bat\s+most\b|\bau\s+plus\b|"
+                          r"\blimit\b|\blimite\b", _I)),
+    (AGE, re.compile(r"\bhow\s+old\b|\b(?:what|minimum|maximum)\s+age\b|\bage\s+(?:limit|minimum)\b|"
+                     r"\bquel\s+age\b|\bage\s+minimum\b|\b\d{1,2}\s+ans\b|\byears?\s+old\b|\b\d{1,2}[- ]year[- ]old\b", _I)),
+    (FREQUENCY, re.compile(r"\bhow\s+(?:often|frequently)\b|\bhow\s+many\s+times\b|\ba\s+quelle\s+frequence\b|"
+                           r"\btous\s+les\s+combien\b|\bcombien\s+de\s+fois\b", _I)),
+    (PLACE, re.compile(r"^\s*(?:where|ou)\b|\b(?:where|ou)\s+(?:can|do|does|is|are|puis|peut|peux|se\s+trouve|"
+                       r"sont|est|trouver)\b|\bin\s+which\s+(?:country|city|place|menu|screen|tab)\b|"
+                       r"\bdans\s+quel(?:le)?\s+(?:pays|ville|endroit|menu|ecran|onglet)\b|\ba\s+quel\s+endroit\b", _I)),
+    (CONTACT, re.compile(r"\b(?:contact|reach|call|by\s+phone|phone\s+(?:number|support)|e-?mail\s+address|"
+                         r"get\s+in\s+touch|talk\s+to)\b|\b(?:joindre|contacter|appeler|par\s+telephone|"
+                         r"numero\s+de\s+telephone|telephoner|ecrire\s+a)\b", _I)),
+    (BENEFIT, re.compile(r"\bwhat\s+(?:do|does|will|would|can)\s+(?:i|we|you|they|my\s+\w+)\s+(?:get|receive|earn|win)\b|"
+                         r"\bwhat\W*s\s+in\s+it\s+for\b|\bqu\W*est-ce\s+que\s+(?:je|j|on|nous)\W*\s*"
+                         r"(?:gagne|recoi|obtien|touche)\w*|\bque\s+(?:gagne|recoit|obtient)\w*", _I)),
+]
+_EXPLICIT_MONEY = re.compile(r"\bhow\s+much\b(?!\s+(?:time|notice))|\bcombien\s+(?:cout|pai|pay|regl)|\bprix\b|\btarif", _I)
+_WHEN = re.compile(r"\b(?:when|quand)\b", _I)
+_HOW_MANY_TIME = re.compile(rf"\bhow\s+many\s+{_TIME_UNITS_EN}\b|\bcombien\s+de\s+{_TIME_UNITS_FR}\b", _I)
+
+# --- what a text states (patterns run on the original text) --------------------------------------
+_WORDS_EN = (r"one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|forty|"
+             r"fifty|sixty|ninety|hundred")
+_WORDS_FR = (r"deux|trois|quatre|cinq|six|sept|huit|neuf|dix|onze|douze|quinze|vingt|trente|quarante|"
+             r"cinquante|soixante|cent")
+_NUM = rf"(?:\d+(?:[.,]\d+)?|{_WORDS_EN}|{_WORDS_FR}|an?|a\s+few|several|half\s+an?|un|une|quelques)"
+_PERIOD_EN = r"(?:day|week|month|year|hour|minute|morning|evening|night|monday|tuesday|wednesday|thursday|" \
+             r"friday|saturday|sunday)s?"
+_PERIOD_FR = r"(?:jours?|semaines?|mois|ans|ann[ée]es?|heures?|minutes?|matins?|soirs?|lundis?|mardis?|" \
+             r"mercredis?|jeudis?|vendredis?|samedis?|dimanches?)"
+_NUMBER = re.compile(rf"\d|\b(?:{_WORDS_EN}|{_WORDS_FR}|unlimited|illimit[ée]e?s?|once|twice)\b", _I)
+_STATES: dict[str, re.Pattern[str]] = {
+    MONEY: re.compile(r"[$€£¥]\s?\d|\d(?:[\d,.\s]*\d)?\s?(?:[$€£¥]|dollars?\b|euros?\b|usd\b|eur\b|cents?\b)|"
+                      r"\d+(?:[.,]\d+)?\s?%|\bhalf[- ]price\b|\bmoiti[ée]\s+prix\b|\bfree\b|"
+                      r"\bno\s+(?:\w+\s+)?(?:fee|charge|cost)\b|\bat\s+no\s+(?:cost|charge)\b|\bgratuit\w*|"
+                      r"\bsans\s+frais\b|\baucuns?\s+frais\b|\bpas\s+de\s+frais\b|\bnot\s+charged\b|"
+                      r"\bfull\s+refund\b|\brembours\w+\s+int[ée]gral\w*", _I),
+    TIME: re.compile(r"\b\d{1,2}(?::\d{2})?\s*(?:a\.m\.|p\.m\.|am\b|pm\b)|\b\d{1,2}:\d{2}\b|"
+                     r"\b\d{1,2}\s?h(?:\s?\d{2})?\b(?!\s*/)|\b(?:noon|midnight|midi|minuit)\b|"
+                     r"\baround\s+the\s+clock\b|\b24/7\b|\bjour\s+et\s+nuit\b", _I),
+    DURATION: re.compile(rf"\b{_NUM}[\s-]+(?:business\s+|working\s+|calendar\s+|full\s+)?{_TIME_UNITS_EN}\b|"
+                         rf"\b{_NUM}[\s-]+{_TIME_UNITS_FR}(?:\s+ouvr[ée]s)?\b|\b\d+-(?:day|week|month|year|minute|"
+                         r"hour)\b|\b(?:immediately|instantly|at\s+once|straight\s+away|right\s+away|"
+                         r"imm[ée]diatement|tout\s+de\s+suite|aussit[ôo]t)\b", _I),
+    AGE: re.compile(r"\b\d{1,2}\s*(?:\+|or\s+(?:older|over|more)|and\s+(?:older|over)|years?\s+old|ou\s+plus|ans)\b|"
+                    r"\baged?\s+\d{1,2}\b|\bunder\s+\d{1,2}\b|\bmoins\s+de\s+\d{1,2}\b|"
+                    r"\b\d{1,2}\s+(?:to|à|a)\s+\d{1,2}\b", _I),
+    FREQUENCY: re.compile(rf"\bevery\s+(?:\d+\s+|other\s+)?{_PERIOD_EN}\b|\b(?:once|twice)\b|\b\d+\s+times\b|"
+                          rf"\b(?:per|a|each)\s+{_PERIOD_EN}\b|\b(?:daily|weekly|monthly|yearly|annually)\b|"
+                          rf"\btou(?:te)?s\s+les\s+(?:\d+\s+)?{_PERIOD_FR}|\bchaque\s+{_PERIOD_FR}|"
+                          rf"\b(?:une|deux|\d+)\s+fois\b|\bpar\s+{_PERIOD_FR}", _I),
+    PLACE: re.compile(r"\w[^>\n]{0,40}\s>\s\w|\b(?:in|at|from|on)\s+(?:the\s+)?(?:app|front\s+desk|club|website|"
+                      r"settings|profile)\b|\b(?:in|at|near)\s+(?:the\s+)?[A-Z][\w-]+|"
+                      r"\(\s*[A-Z][a-z]+,\s+[A-Z][a-z]+\s*\)|"
+                      r"\b(?:dans|[àa]|en|au)\s+(?:l['’]\s*)?(?:application|accueil|appli|club)\b|"
+                      r"\b(?:dans|[àa]|en|au)\s+(?:l['’]\s*|la\s+|le\s+)?[A-ZÀ-Ý][\w-]+"),
+    CONTACT: re.compile(r"[\w.+-]+@[\w-]+\.[\w.]+|https?://\S+|\+?\d[\d\s().-]{7,}\d|\b(?:chat|e-?mail|phone|"
+                        r"front\s+desk|accueil|t[ée]l[ée]phon\w*|courriel)\b", _I),
+    QUANTITY: _NUMBER,
+}
+_STATES[BENEFIT] = re.compile(_STATES[MONEY].pattern + r"|\b(?:credit|discount|bonus|reward|voucher|cr[ée]dit|"
+                              r"r[ée]duction|remise|offert\w*)\b", _I)
+
+
+def asked_types(question: str) -> frozenset[str]:
+    """The kinds of fact `question` asks for (empty when none is recognised)."""
+    folded = fold_accents(question.lower())
+    found = {name for name, pattern in _ASKS if pattern.search(folded)}
+    if DURATION in found and _HOW_MANY_TIME.search(folded):
+        found.discard(QUANTITY)
+    if TIME in found and re.search(r"\bhow\s+late\b", folded) and not re.search(r"\b(?:open|close)", folded):
+        found.discard(TIME)  # "how late can I cancel?" wants a delay, not a clock time
+    if (found & {DURATION, TIME, AGE, FREQUENCY, PLACE} or _WHEN.search(folded)) and not _EXPLICIT_MONEY.search(folded):
+        found.discard(MONEY)  # "how long until the refund arrives?" wants a delay, not an amount
+    if found & {DURATION, TIME, AGE, FREQUENCY}:
+        found.discard(QUANTITY)
+    return frozenset(found)
+
+
+def states_type(text: str, kinds: frozenset[str] | set[str]) -> bool:
+    """Whether `text` holds an expression of one of `kinds` (an amount, a time, a duration…)."""
+    return any(_STATES[k].search(text) for k in kinds if k in _STATES)
+
+
+# --- days ---------------------------------------------------------------------------------------
+_DAYS = {
+    "monday": 0, "tuesday": 1, "wednesday": 2, "thursday": 3, "friday": 4, "saturday": 5, "sunday": 6,
+    "lundi": 0, "mardi": 1, "mercredi": 2, "jeudi": 3, "vendredi": 4, "samedi": 5, "dimanche": 6,
+}
+_DAY_NAME = r"(monday|tuesday|wednesday|thursday|friday|saturday|sunday|lundi|mardi|mercredi|jeudi|vendredi|" \
+            r"samedi|dimanche)s?"
+_DAY_RANGE = re.compile(rf"\b(?:from\s+|du\s+|de\s+)?{_DAY_NAME}\s*(?:to|through|until|till|au|a|–|-|—)\s*{_DAY_NAME}\b")
+_DAY_GROUPS: list[tuple[re.Pattern[str], frozenset[int]]] = [
+    (re.compile(r"\bweek-?days?\b|\bduring\s+the\s+week\b|\ben\s+semaine\b|\bjours?\s+de\s+(?:la\s+)?semaine\b|"
+                r"\bworking\s+days?\b|\bbusiness\s+days?\b|\bjours?\s+ouvr[ae]bles?\b"), frozenset(range(5))),
+    (re.compile(r"\bweek-?ends?\b|\ble\s+week-?end\b"), frozenset({5, 6})),
+    (re.compile(r"\bevery\s+day\b|\bdaily\b|\btous\s+les\s+jours\b|\b7\s+days\s+a\s+week\b|\b7\s*j/7\b"),
+     frozenset(range(7))),
+    (re.compile(r"\bpublic\s+holidays?\b|\bbank\s+holidays?\b|\bjours?\s+f[eé]ri[eé]s?\b"), frozenset({7})),
+]
+
+
+def days_named(text: str) -> frozenset[int]:
+    """The days of the week `text` speaks of (0 = Monday … 6 = Sunday, 7 = public holidays)."""
+    low = fold_accents(text.lower())
+    days: set[int] = set()
+    for match in _DAY_RANGE.finditer(low):
+        start, end = _DAYS[match.group(1)], _DAYS[match.group(2)]
+        days.update(range(start, end + 1) if start <= end else [*range(start, 7), *range(0, end + 1)])
+    low = _DAY_RANGE.sub(" ", low)
+    for pattern, group in _DAY_GROUPS:
+        if pattern.search(low):
+            days.update(group)
+    days.update(_DAYS[m.group(1)] for m in re.finditer(rf"\b{_DAY_NAME}\b", low))
+    return frozenset(days)
