@@ -65,6 +65,7 @@ _PROBLEM = re.compile(r"\b(?:not|n['’]t|nothing|ne|pas|problems?|issues?|error
                       r"crash\w*|broken|missing|probl[èe]mes?|erreurs?|panne|bloqu\w*|manqu\w*|still)\b",
                       re.IGNORECASE)
 _META = re.compile(r"^(?:this article|cet article|voici|here is how|these articles|ces articles)\b", re.IGNORECASE)
+_ENDED = re.compile(r"[.!…:;][\"'»)\]*_`]*$")  # a line without one is a title ("Upgrading from 1.x")
 _INLINE_POINTER = re.compile(
     r"\s*\((?:see|read|voir|lisez|consultez|details in)\b[^)]*\)|"
     r"[:;,]\s*(?:see|read|voir|lisez|consultez)\s+[^.;]*(?=[.;]|$)", re.IGNORECASE)
@@ -110,7 +111,7 @@ def _is_pointer(unit: Unit) -> bool:
 def _usable(unit: Unit) -> bool:
     if unit.kind == "sentence":
         text = unit.text
-        return (len(text) >= 12 and len(text.split()) >= 3 and not text.endswith("?")
+        return (len(text) >= 12 and len(text.split()) >= 3 and not text.endswith("?") and bool(_ENDED.search(text))
                 and not text[:1].islower() and not _META.match(text) and not _is_pointer(unit))
     if unit.kind == "item":
         link_only = any(unit.text.rstrip(".") == label for label, _ in unit.links)  # "- [Refunds](refunds.md)"

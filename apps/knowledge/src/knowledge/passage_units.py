@@ -80,6 +80,8 @@ def _cells(line: str) -> list[str]:
 def _row_text(header: list[str], cells: list[str]) -> str:
     """A table row read with its header: "Premium — Monthly price: $25/month; Billed annually: …"."""
     label, values = cells[0], cells[1:]
+    if label[:1].islower() and header and header[0]:
+        label = f"{header[0]} {label}"  # "emails" → "Queue emails": a row never opens in lower case
     if len(cells) == 2:
         return f"{label}: {values[0]}"
     pairs = [f"{h}: {v}" if h else v for h, v in zip(header[1:], values) if v]
