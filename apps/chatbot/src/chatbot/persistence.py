@@ -12,6 +12,7 @@ import asyncio
 import json
 import logging
 import weakref
+from collections import OrderedDict
 from typing import Any
 
 from chainlit.data.sql_alchemy import SQLAlchemyDataLayer
@@ -62,6 +63,16 @@ def _sqlite_ddl() -> str:
     return ddl
 
 
+KNOWN_THREADS_MAX = 10_000  # thread ids remembered as existing (LRU)
+_WRITES = ("INSERT", "UPDATE", "DELETE", "REPLACE")
+
+
+def is_write(query: str) -> bool:
+    """A statement that takes SQLite's write lock (the data layer's own queries)."""
+    words = query.lstrip().split(None, 1)
+    return bool(words) and words[0].upper() in _WRITES
+
+
 def is_sqlite(url: str) -> bool:
     return url.startswith("sqlite")
 
@@ -71,15 +82,36 @@ class RelaisDataLayer(SQLAlchemyDataLayer):
 
     SQLite cannot bind lists or dicts (Chainlit issue #2528: tags from chat profiles); they
     are JSON-encoded here, and JSON text columns are decoded back on read.
+
+    SQLite has one writer at a time. Chainlit writes every step from its own task, so with 16
+    conversations answering at once a dozen pooled connections waited on the file lock in
+    SQLite's busy handler, which sleeps up to 100 ms between tries while the lock is free:
+    step and thread writes took up to 5 s and held the pool's connections (measured with
+    `benchmarks/bench_app_answers.py`). This process's writes therefore take turns on an
+    asyncio lock (first come, first served); reads are not held (WAL), and other processes
+    sharing the file still wait through the busy timeout.
     """
 
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        # Threads this process saw in the database (most recent last): Chainlit reads a step's
+        # thread before every step it writes; remembering it spares one query per step.
+        self._known_threads: OrderedDict[str, bool] = OrderedDict()
+        self._sqlite_writer: asyncio.Lock | None = None
+
     async def execute_sql(self, query: str, parameters: dict) -> list[dict[str, Any]] | int | None:
-        if is_sqlite(self._conninfo):
-            parameters = {
-                key: json.dumps(value) if isinstance(value, (list, dict)) else value
-                for key, value in parameters.items()
-            }
-        return await super().execute_sql(query, parameters)
+        if not is_sqlite(self._conninfo):
+            return await super().execute_sql(query, parameters)
+        parameters = {
+            key: json.dumps(value) if isinstance(value, (list, dict)) else value
+            for key, value in parameters.items()
+        }
+        if not is_write(query):
+            return await super().execute_sql(query, parameters)  # WAL: readers never wait for the writer
+        if self._sqlite_writer is None:
+            self._sqlite_writer = asyncio.Lock()
+        async with self._sqlite_writer:
+            return await super().execute_sql(query, parameters)
 
     async def upsert_feedback(self, feedback: Any) -> str:
         """One thumb per message, filed under the message's own thread.
@@ -115,13 +147,31 @@ class RelaisDataLayer(SQLAlchemyDataLayer):
         name changes: a rename racing a metadata write (the title task against the profile or
         ALTER mode being remembered) put the old metadata back. Here an update without metadata
         leaves the column alone, and merges in one process run one at a time per thread."""
+        only_ensure = metadata is None and name is None and user_id is None and tags is None
+        if only_ensure and self._known_threads.get(thread_id):
+            return  # Chainlit calls this before every step it writes: the thread is already there
         async with _thread_write_lock(thread_id):
+            if only_ensure:
+                await super().update_thread(thread_id)  # reads it, inserts it if missing
+                self._remember_thread(thread_id)
+                return
             if metadata is None and (name is not None or user_id is not None or tags is not None):
                 exists = await self.execute_sql('SELECT 1 AS "found" FROM threads WHERE "id" = :id', {"id": thread_id})
                 if isinstance(exists, list) and exists:
                     await self._update_columns(thread_id, name=name, user_id=user_id, tags=tags)
                     return
             await super().update_thread(thread_id, name=name, user_id=user_id, metadata=metadata, tags=tags)
+
+    def _remember_thread(self, thread_id: str) -> None:
+        known = self._known_threads
+        known[thread_id] = True
+        known.move_to_end(thread_id)
+        while len(known) > KNOWN_THREADS_MAX:
+            known.popitem(last=False)
+
+    async def delete_thread(self, thread_id: str) -> None:
+        self._known_threads.pop(thread_id, None)
+        await super().delete_thread(thread_id)
 
     async def _update_columns(self, thread_id: str, *, name: str | None, user_id: str | None,
                               tags: list[str] | None) -> None:
@@ -193,7 +243,23 @@ def _layer(url: str) -> RelaisDataLayer:
 
     layer = RelaisDataLayer(conninfo=url, connect_args=dict(SQLITE_CONNECT_ARGS) if is_sqlite(url) else None)
     layer.storage_provider = DatabaseBlobStore(layer.engine)
+    if is_sqlite(url):
+        sqlite_commits_without_fsync(layer.engine)
     return layer
+
+
+def sqlite_commits_without_fsync(engine: AsyncEngine) -> None:
+    """`PRAGMA synchronous=NORMAL` on every connection: in WAL mode a commit then appends to the
+    log without waiting for the disk (~5 ms an fsync here, paid by every step Chainlit writes,
+    one writer at a time); the log is synced at checkpoints. A killed app loses nothing
+    committed; only a power cut or OS crash may lose the last commits (SQLite's advice for WAL)."""
+    from sqlalchemy import event
+
+    @event.listens_for(engine.sync_engine, "connect")
+    def _on_connect(dbapi_connection: Any, _record: Any) -> None:
+        cursor = dbapi_connection.cursor()
+        cursor.execute("PRAGMA synchronous=NORMAL")
+        cursor.close()
 
 
 async def create_data_layer(settings: Settings) -> RelaisDataLayer:

@@ -107,6 +107,12 @@ class NearestExampleClassifier:
         joined = np.hstack(parts) / np.sqrt(len(parts))  # each part is unit-norm
         return joined.astype(np.float32)
 
+    def _encode_question(self, text: str) -> np.ndarray:
+        """One question, through each encoder's query path: simultaneous questions share one
+        forward pass (`relais.embeddings.QueryBatcher`) instead of queueing one by one."""
+        parts = [encoder.embed_query(text) for encoder in self.encoders]
+        return (np.hstack(parts) / np.sqrt(len(parts))).astype(np.float32)
+
     def assess(self, text: str) -> Verdict:
         """The input guard's verdict, with the examples' words as known vocabulary."""
         return self.guard.assess(text)
@@ -115,7 +121,7 @@ class NearestExampleClassifier:
         verdict = self.assess(text)
         if not verdict.has_content:
             return IntentResult(IntentType.NORMAL, -1.0, "", guard=verdict.kind)  # -1: not scored
-        sims = self._matrix @ self._encode([text])[0]
+        sims = self._matrix @ self._encode_question(text)
         alter = np.sort(sims[self._labels])[::-1][: self.k]
         normal = np.sort(sims[~self._labels])[::-1][: self.k]
         score = float(alter.mean() - normal.mean())
