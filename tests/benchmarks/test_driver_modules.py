@@ -12,7 +12,7 @@ from benchmarks._common import BenchResult
 
 def test_every_benchmark_name_runs_a_module_with_a_main() -> None:
     assert sorted(ORDER) == sorted(RUN_ORDER)
-    assert "answers" in ORDER and "sources" in ORDER
+    assert "answers" in ORDER and "sources" in ORDER and "app_answers" in ORDER
     for name in ORDER:
         module = importlib.import_module(MODULES.get(name, f"benchmarks.bench_{name}"))
         assert callable(module.main), name
