@@ -105,7 +105,7 @@ _STATES: dict[str, re.Pattern[str]] = {
                       r"settings|profile)\b|\b(?:in|at|near)\s+(?:the\s+)?[A-Z][\w-]+|"
                       r"\(\s*[A-Z][a-z]+,\s+[A-Z][a-z]+\s*\)|"
                       r"\b(?:dans|[àa]|en|au)\s+(?:l['’]\s*)?(?:application|accueil|appli|club)\b|"
-                      r"\b(?:dans|[àa]|en|au)\s+(?:l['’]\s*|la\s+|le\s+)?[A-ZÀ-Ý][\w-]+"),
+                      r"\b(?:dans|à|en|au)\s+(?:l['’]\s*|la\s+|le\s+)?[A-ZÀ-Ý][\w-]+"),
     CONTACT: re.compile(r"[\w.+-]+@[\w-]+\.[\w.]+|https?://\S+|\+?\d[\d\s().-]{7,}\d|\b(?:chat|e-?mail|phone|"
                         r"front\s+desk|accueil|t[ée]l[ée]phon\w*|courriel)\b", _I),
     QUANTITY: _NUMBER,

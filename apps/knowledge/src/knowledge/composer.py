@@ -174,14 +174,19 @@ def _whole_articles(hits: list[Hit], kb: Any, have: set[tuple[str, int]]) -> lis
 
 
 def _linked_articles(c: _Candidate, kb: Any, have: set[tuple[str, int]]) -> list[tuple[Hit, float]]:
-    """The chunks of the articles the best unit links to ("you can [freeze your membership](…)"):
-    the unit names where the details are, the linked article may state the asked fact."""
+    """The chunks of the articles the best unit links to or names by title ("you can freeze your
+    membership for up to three months"): the unit says where the details are, and the linked
+    article may state the asked fact ("You are not charged")."""
     if kb is None or not hasattr(kb, "source_chunks"):
         return []
+    sources = [_resolve(target, label, c.hit, kb) for label, target in c.unit.links]
+    if hasattr(kb, "source_titles"):
+        text = f" {' '.join(c.unit.text.lower().split())} "
+        sources += [source for title, source in kb.source_titles().items()
+                    if len(title.split()) >= 2 and f" {title} " in text]
     out: list[tuple[Hit, float]] = []
-    for label, target in c.unit.links[:MAX_POINTERS]:
-        source = _resolve(target, label, c.hit, kb)
-        chunks = kb.source_chunks(source) if source else []
+    for source in list(dict.fromkeys(s for s in sources if s and s != c.hit.source))[:MAX_POINTERS]:
+        chunks = kb.source_chunks(source)
         out += [(chunk, c.rank + 0.5) for chunk in chunks if (chunk.source, chunk.chunk_index) not in have]
         have.update((chunk.source, chunk.chunk_index) for chunk in chunks)
     return out
@@ -398,7 +403,7 @@ def compose(question: str, hits: list[Hit], embedder: Any, cache_dir: Path, *, k
     if top_similarity < floor and best_base < floor + 0.1:
         return Composed(not_found)  # the bar reads what retrieval found, as it always did
     best = max(candidates, key=lambda c: c.score)
-    if (kind == YESNO or scorer.types) and best.unit.links:
+    if kind == YESNO or scorer.types:
         linked = _units(_linked_articles(best, kb, {(c.hit.source, c.hit.chunk_index) for c in candidates}), seen)
         if linked:
             for c in linked:
@@ -421,11 +426,14 @@ def compose(question: str, hits: list[Hit], embedder: Any, cache_dir: Path, *, k
         chosen.append(int(i))
         if _is_block(c):
             budget = min(budget, 2)
-    if kind == YESNO:  # the unit that says yes or no: most of the question's words, near the top
+    if kind == YESNO:  # the unit that says yes or no: it says "no X"/"free" about what was asked, from the
+        # best-retrieved article, with most of the question's words
         pool = [int(i) for i in order if candidates[i].score >= YESNO_RATIO * best.score
                 and candidates[i].unit.kind in ("sentence", "row", "item")]
         if pool:
-            deciding = max(pool, key=lambda i: (round(candidates[i].overlap, 3), candidates[i].score))
+            deciding = max(pool, key=lambda i: (states_polarity(question, candidates[i].unit.text),
+                                                -candidates[i].rank if states_polarity(question, candidates[i].unit.text)
+                                                else 0.0, round(candidates[i].overlap, 3), candidates[i].score))
             if deciding not in chosen and not any(_overlaps(candidates[deciding], candidates[j]) for j in chosen):
                 chosen = chosen[: max(budget - 1, 1)] + [deciding]
             candidates[deciding].deciding = True
