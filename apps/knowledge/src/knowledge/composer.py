@@ -431,9 +431,12 @@ def compose(question: str, hits: list[Hit], embedder: Any, cache_dir: Path, *, k
         pool = [int(i) for i in order if candidates[i].score >= YESNO_RATIO * best.score
                 and candidates[i].unit.kind in ("sentence", "row", "item")]
         if pool:
-            deciding = max(pool, key=lambda i: (states_polarity(question, candidates[i].unit.text),
-                                                -candidates[i].rank if states_polarity(question, candidates[i].unit.text)
-                                                else 0.0, round(candidates[i].overlap, 3), candidates[i].score))
+            def says(i: int) -> bool:  # says yes or no about what was asked, without "only"
+                text = candidates[i].unit.text
+                return states_polarity(question, text) and polarity(question, text) is not None
+
+            deciding = max(pool, key=lambda i: (says(i), -candidates[i].rank if says(i) else 0.0,
+                                                round(candidates[i].overlap, 3), candidates[i].score))
             if deciding not in chosen and not any(_overlaps(candidates[deciding], candidates[j]) for j in chosen):
                 chosen = chosen[: max(budget - 1, 1)] + [deciding]
             candidates[deciding].deciding = True
