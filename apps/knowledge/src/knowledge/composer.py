@@ -35,6 +35,8 @@ from knowledge.fragments import _dangling as opens_on_pronoun
 from knowledge.language import detect_language
 from knowledge.lexical import analyse_query
 from knowledge.passage_units import Unit, capitalise, split_sentences, units_of
+from knowledge.list_context import gather_lists, heading_of, render_item
+from knowledge.polarity import answer_polarity
 from knowledge.question_kind import (
     HOWTO,
     NO,
@@ -192,8 +194,14 @@ def _linked_articles(c: _Candidate, kb: Any, have: set[tuple[str, int]]) -> list
     return out
 
 
-def _units(passages: list[tuple[Hit, float]], seen: set[str], wanted: Any = None) -> list[_Candidate]:
-    """Candidates from passages; `wanted` (a unit predicate) marks them as found by an answer-type search."""
+def _titles(kb: Any) -> set[str]:
+    return set(kb.source_titles()) if kb is not None and hasattr(kb, "source_titles") else set()
+
+
+def _units(passages: list[tuple[Hit, float]], seen: set[str], wanted: Any = None,
+           titles: set[str] = frozenset()) -> list[_Candidate]:  # type: ignore[assignment]
+    """Candidates from passages; `wanted` (a unit predicate) marks them as found by an answer-type
+    search; a list item that is only an article's title ("Related articles: - Refunds") is a pointer."""
     out: list[_Candidate] = []
     for hit, rank in passages:
         units = units_of(hit.text)
@@ -202,6 +210,8 @@ def _units(passages: list[tuple[Hit, float]], seen: set[str], wanted: Any = None
                 unit.text = _strip_pointers(unit.text)
             key = unit.text.lower()
             if not _usable(unit) or key in seen or (wanted is not None and not wanted(unit)):
+                continue
+            if unit.kind == "item" and key.rstrip(".") in titles:
                 continue
             seen.add(key)
             out.append(_Candidate(unit, hit, rank, order, units, extra=wanted is not None))
@@ -214,10 +224,11 @@ def _candidates(hits: list[Hit], kb: Any, wanted: Any = None, seen: set[str] | N
         passages += [(chunk, rank) for chunk in kb.source_chunks(source)]
     passages += _neighbours(hits, kb)
     seen = set() if seen is None else seen
-    out = _units(passages, seen)
+    titles = _titles(kb)
+    out = _units(passages, seen, titles=titles)
     if wanted is not None:
         have = {(h.source, h.chunk_index) for h, _ in passages}
-        out += _units(_whole_articles(hits, kb, have), seen, wanted)
+        out += _units(_whole_articles(hits, kb, have), seen, wanted, titles)
     return out
 
 
@@ -276,11 +287,8 @@ def _render(c: _Candidate, quoted: set[str]) -> str:
         return unit.text
     if unit.kind == "row":
         return unit.text
-    if unit.kind == "item":
-        if unit.lead:
-            return f"{unit.lead}\n- {unit.text}"
-        text = unit.text
-        return text if re.search(r"[.!?…]$", text) else f"{text}."
+    if unit.kind == "item":  # under its lead-in, a step with its number (knowledge.list_context)
+        return render_item(unit, c.siblings, heading_of(c.hit))
     lead = unit.lead or (f"{c.hit.section.split(' > ')[-1] or c.hit.title}:" if (c.hit.section or c.hit.title) else "")
     if unit.kind == "list":
         return f"{lead}\n{unit.text}" if lead else unit.text
@@ -404,7 +412,8 @@ def compose(question: str, hits: list[Hit], embedder: Any, cache_dir: Path, *, k
         return Composed(not_found)  # the bar reads what retrieval found, as it always did
     best = max(candidates, key=lambda c: c.score)
     if kind == YESNO or scorer.types:
-        linked = _units(_linked_articles(best, kb, {(c.hit.source, c.hit.chunk_index) for c in candidates}), seen)
+        linked = _units(_linked_articles(best, kb, {(c.hit.source, c.hit.chunk_index) for c in candidates}), seen,
+                        titles=_titles(kb))
         if linked:
             for c in linked:
                 c.extra = True
@@ -461,8 +470,12 @@ def _assemble(question: str, kind: str, chosen: list[_Candidate]) -> Composed:
     prefix = ""
     deciding = [c for c in chosen if c.deciding]
     if kind == YESNO and deciding:
-        answer = polarity(question, deciding[0].unit.text)
+        d = deciding[0]
+        answer = answer_polarity(question, d.unit.text, [c.unit.text for c in chosen],  # knowledge.polarity
+                                 f"{d.hit.title}. {d.hit.section}. {d.unit.lead or d.unit.previous}",
+                                 polarity(question, d.unit.text))
         prefix = {"yes": YES, "no": NO}.get(answer or "", {}).get(language, "")
+    chosen = gather_lists(chosen)  # a list once, whole, under its lead-in (knowledge.list_context)
     source_rank: dict[str, float] = {}
     for c in sorted(chosen, key=lambda c: c.rank):
         source_rank.setdefault(c.hit.source, len(source_rank))

@@ -36,6 +36,11 @@ _NEGATION_EN = re.compile(r"\b(?:not|never|cannot|can't|won't|don't|doesn't|isn'
 _NEGATION_FR = re.compile(r"\b(?:ne|n['’])\s*\w+(?:\s+\w+)?\s+(?:pas|jamais|plus|rien|personne|aucun\w*|que)\b|"
                           r"\b(?:jamais|aucun\w*|nul\w*)\b", re.IGNORECASE)
 _NO_NOUN = re.compile(r"\b(?:no|pas\s+de|aucun|aucune|sans)\s+(\w+)(?:\s+(\w+))?", re.IGNORECASE)
+# A sentence that opens on another case than the one asked ("After the first 14 days, …",
+# "Passé ce délai, …", "Otherwise, …") says yes or no about that other case only.
+_OTHER_CASE = re.compile(r"^\s*(?:after\s+(?:that|this|the\s+first)|past\s+(?:that|this)|beyond|otherwise|outside|"
+                         r"pass[ée]\s+ce|apr[èe]s\s+(?:ce|cette|les\s+\d+\s+premiers)|au-del[àa]|sinon|en\s+dehors)\b",
+                         re.IGNORECASE)
 _RESTRICTIVE = re.compile(r"\b(?:only|just|uniquement|seulement|seuls?|seules?|except|sauf)\b", re.IGNORECASE)
 _NEGATIVE_QUESTION = re.compile(
     r"\b(?:not|never|n['’]t|stop|stopping|avoid|without|cancel|quit|skip|pause|freeze|"
@@ -125,16 +130,17 @@ def _stems(text: str) -> set[str]:
 
 def polarity(question: str, sentence: str) -> str | None:
     """"yes", "no", or None when a yes/no would be a guess."""
-    if _RESTRICTIVE.search(sentence):
+    if _RESTRICTIVE.search(sentence) or _OTHER_CASE.match(sentence):
         return None
     negative = bool(_NEGATION_EN.search(sentence) or _NEGATION_FR.search(sentence))
     if not negative:
         asked = _stems(question)
         for match in _NO_NOUN.finditer(sentence):  # "there is no late fee" answers "is there a fee?"
-            if _stems(" ".join(g for g in match.groups() if g)) & asked:
+            named = " ".join(g for g in match.groups() if g)
+            if _stems(named) & asked or (_PAYMENT.search(question) and _PAYMENT.search(named)):
                 negative = True
                 break
-    if _FREE.search(sentence) and _PAID.search(question) and not _FREE.search(question):
+    if _FREE.search(sentence) and (_PAID.search(question) or _PAYMENT.search(question)) and not _FREE.search(question):
         negative = not negative  # "is it paid?" — "it is free" means no
     if negative and _STOP_PAYING.search(question) and _PAYMENT.search(" ".join(_negated_words(sentence))):
         return "yes"  # "can I stop paying?" — "you are not charged": a double negation
