@@ -21,6 +21,14 @@ fragment when any rule below holds. The rules look at the answer's text only, ex
 - `lone_code_line`: a line of a multi-line fenced block of a passage quoted outside a fence, or
   a fenced block of the answer that is not a whole block of a passage (cut or re-indented);
   an unclosed fence.
+- `bare_label`: a prose sentence that is a label, not a statement: one bare word ("Confirm.", a
+  step cut from its list) or a short noun phrase on a determiner ("The fastest way.").
+- `lead_without_list`: a line ending with ":" that nothing listed follows ("Everything in the Base
+  plan, plus: [1]").
+- `duplicated_line`: the same line twice in one answer.
+- `item_without_lead`: an item of a passage's list (of two or more) quoted as prose, or as a list
+  line with no lead-in line ending with ":" above it ("You are enrolled full-time at a university"
+  without "Who is eligible:").
 """
 
 from __future__ import annotations
@@ -51,6 +59,11 @@ _POINTER = re.compile(
     r"tous les tarifs sont dans|guide (?:complet|détaillé) en anglais|english version)\b",
     re.IGNORECASE)
 _TERMINAL = re.compile(r"[.!?…:;]\s*[\"'»)\]*_`]*\s*$")
+_DETERMINERS = frozenset("the a an our your my its their this le la les l un une des du notre votre nos vos mon ma mes "
+                         "son sa ses leur".split())
+_ANSWER_WORDS = frozenset("yes no oui non".split())
+_CITATIONS = re.compile(r"\s*\[\d+(?:[,\s]+\d+)*\]\s*")
+_FENCE_LINE = re.compile(r"^\s*(?:```|~~~)")
 
 
 def strip_markdown(text: str) -> str:
@@ -114,6 +127,79 @@ def _cut(line: str) -> bool:
     return not _TERMINAL.search(body)
 
 
+def is_label(sentence: str) -> bool:
+    """A label quoted as a sentence: one bare word ("Confirm.") or a determiner and one or two
+    words with no verb ending ("The fastest way."); "Yes."/"Non." are answers, not labels."""
+    text = strip_markdown(sentence).strip()
+    if not text.endswith(".") or text.endswith(".."):
+        return False
+    tokens = re.split(r"[\s'’]+", text[:-1].strip())
+    if len(tokens) == 1:
+        return tokens[0].isalpha() and tokens[0].lower() not in _ANSWER_WORDS
+    return (len(tokens) <= 3 and tokens[0].lower() in _DETERMINERS and all(t.isalpha() for t in tokens)
+            and not re.search(r"(?:s|ed)$", tokens[-1].lower()))
+
+
+def _list_items(passages: Iterable[str]) -> list[str]:
+    """Items of the passages' lists of two or more (plain text, at least four words)."""
+    out: list[str] = []
+    for passage in passages:
+        run: list[str] = []
+        for line in [*passage.splitlines(), ""]:
+            if _LIST_ITEM.match(line):
+                run.append(" ".join(strip_markdown(_LIST_ITEM.sub("", line)).split()))
+                continue
+            if line.startswith((" ", "\t")) and line.strip() and run:
+                continue  # an item's continuation line
+            if len(run) >= 2:
+                out += [item for item in run if len(item.split()) >= 4]
+            run = []
+    return out
+
+
+def _structure_reasons(answer: str, passages: Sequence[str]) -> list[str]:
+    """The rules that read the answer's lines in order (lead-ins, duplicates, items out of their list)."""
+    reasons: list[str] = []
+    lines = [" ".join(strip_markdown(_CITATIONS.sub(" ", line)).split()) for line in answer.splitlines()]
+    lines = [line for line in lines if line]
+    fenced = False
+    seen: set[str] = set()
+    prose_lines: list[str] = []
+    for i, line in enumerate(lines):
+        if _FENCE_LINE.match(line):
+            fenced = not fenced
+            continue
+        if fenced:
+            continue
+        if line.endswith(":") and not (i + 1 < len(lines) and (_LIST_ITEM.match(lines[i + 1]) or
+                                                               _FENCE_LINE.match(lines[i + 1]) or
+                                                               lines[i + 1].startswith("|"))):
+            reasons.append("lead_without_list")
+        key = line.lower()
+        if len(line.split()) >= 3 and key in seen:
+            reasons.append("duplicated_line")
+        seen.add(key)
+        if not _LIST_ITEM.match(line):
+            prose_lines.append(line)
+            sentences = _SENTENCE_SPLIT.split(line)
+            if any(is_label(s) for s in sentences[1:] if s) or (sentences and is_label(sentences[0])):
+                reasons.append("bare_label")
+    for item in _list_items(passages):
+        probe = item[:60].lower()
+        for i, line in enumerate(lines):
+            if probe not in line.lower():
+                continue
+            if not _LIST_ITEM.match(line):
+                reasons.append("item_without_lead")
+                continue
+            j = i
+            while j > 0 and _LIST_ITEM.match(lines[j - 1]):
+                j -= 1
+            if j == 0 or not lines[j - 1].endswith(":"):
+                reasons.append("item_without_lead")
+    return reasons
+
+
 def fragment_reasons(answer: str, passages: Sequence[str] = ()) -> list[str]:
     """Every rule the answer breaks (empty when it reads as a whole answer)."""
     reasons: list[str] = []
@@ -149,6 +235,7 @@ def fragment_reasons(answer: str, passages: Sequence[str] = ()) -> list[str]:
                 reasons.append("pointer_only")
             if _cut(line):
                 reasons.append("cut_sentence")
+    reasons += _structure_reasons(answer, passages)
     return sorted(set(reasons))
 
 

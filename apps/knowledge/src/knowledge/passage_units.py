@@ -5,7 +5,7 @@ a table row without its header, a list item without the sentence that introduces
 line without its block, a sentence that opens on "It". So the passage is read as blocks first:
 
 - prose paragraphs (hard-wrapped lines joined) → sentences, each knowing the sentence before it
-  (its antecedent when it opens on a pronoun);
+  (its antecedent when it opens on a pronoun); a label ("The fastest way.", "Confirm.") is not one;
 - tables → one unit per row, rendered with the header ("Premium — Monthly price: $25/month;
   Billed annually: $300/year.");
 - lists → one unit per item, plus the whole list (numbered steps stay a numbered list), each with
@@ -20,6 +20,8 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+
+from knowledge.fragments import is_label
 
 _FENCE = re.compile(r"^\s*(```|~~~)")
 _LIST = re.compile(r"^(\s*)([-*+•]|\d+[.)])\s+(.*)$")
@@ -111,6 +113,8 @@ class _Builder:
         text, links = plain(" ".join(line.strip() for line in lines))
         previous = ""
         for sentence in split_sentences(text):
+            if is_label(sentence):
+                continue  # "The fastest way." under "In-app chat" is a label, not a quotable statement
             own = [link for link in links if link[0] in sentence]
             self.add(Unit("sentence", sentence, 0, self.block, previous=previous, links=own))
             previous = sentence

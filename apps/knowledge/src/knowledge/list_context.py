@@ -1,0 +1,113 @@
+"""A list item is quoted with its list's lead-in; a list answer shows its lead-in once and the whole list.
+
+Quoted alone, a list item loses what makes it true: "You are enrolled full-time at a university"
+is a condition of "Who is eligible", "Confirm. The request must be made…" is step 3 of "How to
+freeze". So an item is shown under its lead-in (the sentence ending with ":" before the list, or
+else its section's name), a step with its number. When the answer quotes the lead-in sentence
+itself, or several items of one list, it shows that list once, whole (up to `MAX_ITEMS` items;
+a longer list keeps the quoted items only), under its lead-in. A lead-in whose list is not in the
+passage is not quoted at all ("Everything in the Base plan, plus:" says nothing by itself).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from typing import Any, Protocol
+
+from knowledge.passage_units import Unit, render_list
+
+MAX_ITEMS = 8
+
+
+class Candidate(Protocol):  # the composer's candidate: a unit, its passage's units, its hit
+    unit: Unit
+    siblings: list[Unit]
+    hit: Any
+    order: int
+
+
+def heading_of(hit: Any) -> str:
+    """The name of the section a passage sits in (its article's title at the top)."""
+    section = (getattr(hit, "section", "") or "").split(" > ")[-1].strip()
+    return section or (getattr(hit, "title", "") or "").strip()
+
+
+def lead_in(unit: Unit, heading: str) -> str:
+    """The line a list or item is shown under: its introducing sentence, else "Section name:"."""
+    if unit.lead:
+        return unit.lead
+    heading = heading.rstrip(" :?")
+    return f"{heading}:" if heading else ""
+
+
+def _with_period(text: str) -> str:
+    return text if re.search(r"[.!?…:]$", text) else f"{text}."
+
+
+def step_number(unit: Unit, siblings: list[Unit]) -> int:
+    """The item's number in its list (1-based)."""
+    items = [u for u in siblings if u.kind == "item" and u.block == unit.block]
+    return next((i for i, u in enumerate(items, 1) if u is unit or u.text == unit.text), 1)
+
+
+def render_item(unit: Unit, siblings: list[Unit], heading: str) -> str:
+    """One list item as an answer part: under its lead-in, a step with its number."""
+    text = _with_period(unit.text)
+    lead = lead_in(unit, heading)
+    if not lead:
+        return text
+    marker = f"{step_number(unit, siblings)}." if unit.numbered else "-"
+    return f"{lead}\n{marker} {text}"
+
+
+def _list_of(block: int, siblings: list[Unit]) -> Unit | None:
+    return next((u for u in siblings if u.kind == "list" and u.block == block), None)
+
+
+def _introduced_block(unit: Unit, siblings: list[Unit]) -> int | None:
+    """The block (list) a sentence ending with ":" introduces in its passage, if any."""
+    if unit.kind != "sentence" or not unit.text.endswith(":"):
+        return None
+    return next((u.block for u in siblings if u.kind in ("item", "list") and u.lead == unit.text), None)
+
+
+def gather_lists(chosen: list[Any]) -> list[Any]:
+    """The answer's candidates with each list shown once (see the module doc); order kept."""
+    groups: dict[tuple[str, int, int], list[int]] = {}
+    drop: set[int] = set()
+    for i, c in enumerate(chosen):
+        unit = c.unit
+        block: int | None = unit.block if unit.kind in ("item", "list") else _introduced_block(unit, c.siblings)
+        if block is None:
+            if unit.kind == "sentence" and unit.text.endswith(":") and len(chosen) > 1:
+                drop.add(i)  # a lead-in without its list
+            continue
+        groups.setdefault((c.hit.source, c.hit.chunk_index, block), []).append(i)
+    replaced: dict[int, Any] = {}
+    for (_, _, block), members in groups.items():
+        units = [chosen[i].unit for i in members]
+        items = [u for u in units if u.kind == "item"]
+        if not any(u.kind in ("list", "sentence") for u in units) and len(items) < 2:
+            continue  # one item: shown with its lead-in by `render_item`
+        first = chosen[members[0]]
+        whole = _list_of(block, first.siblings)
+        shown = [u.text for u in first.siblings if u.kind == "item" and u.block == block]  # as the composer reads them
+        if whole is None:  # a one-item list
+            texts, numbered, lead = [u.text for u in items], bool(items and items[0].numbered), ""
+        elif len(shown) <= MAX_ITEMS or len(items) < 2:
+            texts, numbered, lead = shown[:MAX_ITEMS], whole.numbered, whole.lead
+        else:
+            wanted = {u.text for u in items}
+            texts, numbered, lead = [t for t in shown if t in wanted], whole.numbered, whole.lead
+        if not texts:
+            continue
+        merged = Unit("list", render_list(texts, numbered), whole.position if whole else first.unit.position,
+                      block, lead=lead, numbered=numbered, items=texts)
+        changes: dict[str, Any] = {"unit": merged}
+        if hasattr(first, "deciding"):
+            changes["deciding"] = any(chosen[i].deciding for i in members)
+        replaced[members[0]] = dataclasses.replace(first, **changes)
+        drop.update(members[1:])
+    out = [replaced.get(i, c) for i, c in enumerate(chosen) if i not in drop]
+    return out or chosen
