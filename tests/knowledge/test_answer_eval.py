@@ -9,6 +9,8 @@ from knowledge.answer_eval import AnswerCase, evaluate_answers, load_cases, miss
 from knowledge.fragments import fragment_reasons
 
 TABLE = "| Plan | Monthly price | Billed annually |\n|---|---|---|\n| Premium | $25/month | $300/year |"
+ELIGIBLE = ("## Who is eligible\n\n- You are enrolled full-time at a university, college or school.\n"
+            "- You are 16 or older.")
 CODE = "Install it:\n\n```python\n@app.route('/health')\ndef health():\n    return 'ok'\n```"
 
 
@@ -26,6 +28,12 @@ CODE = "Install it:\n\n```python\n@app.route('/health')\ndef health():\n    retu
     ("Use `@app.route('/health')` [1]", [CODE], "lone_code_line"),
     ("```python\ndef health():\n    return 'ok'\n```\n[1]", [CODE], "lone_code_line"),
     ("```python\n@app.route('/health')\n", [CODE], "lone_code_line"),
+    ("From 1 to 3 months a year. Confirm. The request must be made 3 days before. [1]", [], "bare_label"),
+    ("Yes. The fastest way. Open Settings > Help > Chat with us. [1]", [], "bare_label"),
+    ("Everything in the Base plan, plus: [1]\n\nPremium costs $25. [1]", [], "lead_without_list"),
+    ("Base plan, plus:\n- Every club. [1]\n\nBase plan, plus:\n- Every club. [1]", [], "duplicated_line"),
+    ("Yes. You are enrolled full-time at a university, college or school. [1]", [ELIGIBLE], "item_without_lead"),
+    ("- You are enrolled full-time at a university, college or school. [1]", [ELIGIBLE], "item_without_lead"),
 ])
 def test_each_rule_catches_its_fragment(answer: str, passages: list[str], reason: str) -> None:
     assert reason in fragment_reasons(answer, passages)
@@ -38,6 +46,10 @@ def test_each_rule_catches_its_fragment(answer: str, passages: list[str], reason
     ("Il y a un délai de 14 jours. [1]", []),
     ("To book a class:\n1. Open **Classes**.\n2. Tap **Book** [1]", []),
     ("Add a route:\n\n```python\n@app.route('/health')\ndef health():\n    return 'ok'\n```\n[1]", [CODE]),
+    ("Who is eligible:\n- You are enrolled full-time at a university, college or school. [1]", [ELIGIBLE]),
+    ("How to freeze:\n3. Confirm. The request must be made 3 days before. [1]", []),
+    ("Oui. Open the app. The chat works. Tap Save. [1]", []),
+    ("Everything in the Base plan, plus:\n- Every club.\n- Unlimited classes. [1]", []),
 ])
 def test_whole_answers_are_not_fragments(answer: str, passages: list[str]) -> None:
     assert fragment_reasons(answer, passages) == []

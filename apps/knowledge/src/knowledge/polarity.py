@@ -87,6 +87,15 @@ def _stem(word: str) -> str:
     return word[:5]
 
 
+def _skeletons(stems: set[str]) -> set[str]:
+    """Consonant skeletons of stems, so that the asked case matches inflected forms ("frozen" ~ "freeze")."""
+    out = set()
+    for stem in stems:
+        skeleton = stem[0] + re.sub(r"[aeiouy]", "", stem[1:])
+        out.add(skeleton[:3] if len(skeleton) >= 3 else stem)
+    return out
+
+
 @dataclass
 class _Clause:
     words: list[str]
@@ -235,9 +244,9 @@ def answer_polarity(question: str, sentence: str, others: Sequence[str] = (), co
         return None
     condition = _CONDITION.search(sentence)
     if condition:
-        own = _content(_tokens(sentence[condition.end():]))
-        if answer == "no" or (q.condition and not own & q.condition):
-            return None  # "no" under a condition, or a condition that is not the asked case
+        own = _skeletons(_content(_tokens(sentence[condition.end():])))
+        if not own & _skeletons(q.condition) and (answer == "no" or q.condition):
+            return None  # a condition that is not the asked case ("if I move" — "if you cancel within 14 days")
     strength = e.concept_relevance if e.concept else len(e.negated | e.stated)
     for other in others:
         if other == sentence:

@@ -1,0 +1,93 @@
+"""`knowledge.list_context`: an item under its lead-in, a list once and whole; labels are not units."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from knowledge.fragments import fragment_reasons
+from knowledge.list_context import MAX_ITEMS, gather_lists, render_item
+from knowledge.passage_units import Unit, units_of
+from knowledge.retrieval import Hit
+
+INCLUDES = """Everything in the Base plan, plus:
+
+- **Access to every Pulse club**, not only your home club.
+- **Unlimited group classes** instead of two bookings per week.
+- **Two guest passes per month**, so a friend can train with you."""
+ELIGIBLE = """- You are enrolled full-time at a university, college or vocational school.
+- You are 16 or older."""
+STEPS = """1. In the app, go to **Profile > Membership > Freeze membership**.
+2. Choose the start month and the number of months.
+3. Confirm. The request must be made at least 3 days before your next billing date."""
+
+
+@dataclass
+class Candidate:
+    unit: Unit
+    hit: Hit
+    siblings: list[Unit] = field(default_factory=list)
+    order: int = 0
+    deciding: bool = False
+
+
+def candidates(text: str, section: str, pick) -> list[Candidate]:
+    hit = Hit(text, "a.md", "Premium plan", section, 0, 1.0)
+    units = units_of(text)
+    return [Candidate(u, hit, units, i) for i, u in enumerate(units) if pick(u)]
+
+
+def test_an_item_is_shown_under_its_section_when_its_list_has_no_lead_in() -> None:
+    units = units_of(ELIGIBLE)
+    rendered = render_item(units[0], units, "Who is eligible")
+    assert rendered == "Who is eligible:\n- You are enrolled full-time at a university, college or vocational school."
+    assert fragment_reasons(f"{rendered} [1]", [ELIGIBLE]) == []
+    assert "item_without_lead" in fragment_reasons(f"Yes. {units[0].text} [1]", [ELIGIBLE])
+
+
+def test_a_step_is_shown_whole_with_its_number() -> None:
+    units = units_of(STEPS)
+    step = next(u for u in units if u.kind == "item" and u.text.startswith("Confirm"))
+    assert render_item(step, units, "How to freeze") == (
+        "How to freeze:\n3. Confirm. The request must be made at least 3 days before your next billing date.")
+
+
+def test_a_quoted_lead_in_brings_its_whole_list_once() -> None:
+    chosen = candidates(INCLUDES, "What Premium includes",
+                        lambda u: u.kind == "sentence" or u.text.startswith("Access"))
+    out = gather_lists(chosen)
+    assert len(out) == 1 and out[0].unit.kind == "list"
+    assert out[0].unit.lead == "Everything in the Base plan, plus:"
+    assert out[0].unit.items == ["Access to every Pulse club, not only your home club.",
+                                 "Unlimited group classes instead of two bookings per week.",
+                                 "Two guest passes per month, so a friend can train with you."]
+
+
+def test_two_items_of_one_list_become_the_list_and_keep_the_deciding_mark() -> None:
+    chosen = candidates(INCLUDES, "", lambda u: u.kind == "item" and not u.text.startswith("Access"))
+    chosen[1].deciding = True
+    out = gather_lists(chosen)
+    assert len(out) == 1 and out[0].unit.kind == "list" and len(out[0].unit.items) == 3 and out[0].deciding
+
+
+def test_a_long_list_keeps_the_quoted_items_only() -> None:
+    text = "Supported:\n\n" + "\n".join(f"- Device number {i} works with the app." for i in range(MAX_ITEMS + 4))
+    chosen = candidates(text, "", lambda u: u.kind == "item" and u.text.startswith(("Device number 2 ", "Device number 5 ")))
+    out = gather_lists(chosen)
+    assert out[0].unit.items == ["Device number 2 works with the app.", "Device number 5 works with the app."]
+
+
+def test_one_item_and_prose_are_left_to_the_renderer() -> None:
+    chosen = candidates(INCLUDES, "", lambda u: u.text.startswith("Unlimited"))
+    chosen += candidates("Premium costs $25 per month.", "", lambda u: True)
+    assert [c.unit.text for c in gather_lists(chosen)] == [c.unit.text for c in chosen]
+
+
+def test_a_lead_in_without_its_list_is_not_quoted() -> None:
+    chosen = candidates("Everything in the Base plan, plus:", "", lambda u: True)
+    chosen += candidates("Premium costs $25 per month.", "", lambda u: True)
+    assert [c.unit.text for c in gather_lists(chosen)] == ["Premium costs $25 per month."]
+
+
+def test_a_label_is_not_a_quotable_sentence() -> None:
+    texts = [u.text for u in units_of("The fastest way. Open **Settings > Help > Chat with us**. Confirm.")]
+    assert texts == ["Open Settings > Help > Chat with us."]
