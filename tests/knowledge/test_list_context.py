@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from knowledge.fragments import fragment_reasons
-from knowledge.list_context import MAX_ITEMS, gather_lists, render_item
+from knowledge.list_context import MAX_ITEMS, gather_lists, heading_of, render_item
 from knowledge.passage_units import Unit, units_of
 from knowledge.retrieval import Hit
 
@@ -91,3 +91,10 @@ def test_a_lead_in_without_its_list_is_not_quoted() -> None:
 def test_a_label_is_not_a_quotable_sentence() -> None:
     texts = [u.text for u in units_of("The fastest way. Open **Settings > Help > Chat with us**. Confirm.")]
     assert texts == ["Open Settings > Help > Chat with us."]
+
+
+def test_a_section_name_that_opens_on_a_pronoun_gives_way_to_the_title() -> None:
+    assert heading_of(Hit("", "s.md", "Synchroniser sa montre", "Ça ne synchronise pas ?", 0, 1.0)) == (
+        "Synchroniser sa montre")
+    assert heading_of(Hit("", "s.md", "Synchroniser sa montre", "Appareils compatibles", 0, 1.0)) == (
+        "Appareils compatibles")

@@ -19,7 +19,9 @@ NOT_REFUNDED = "Les mensualités ne sont pas remboursées."
     ("Is freezing free?", "Freezing costs $5 per month.", "no"),
     ("Do I have to pay to freeze?", "Freezing is free on every plan.", "no"),
     ("Is the meal plan included in Base?", "Meal plans cost $5 extra on the Base plan.", "no"),
-    ("Are personal training sessions included in Premium?", "One session per month (45 minutes) is included.", "yes"),
+    ("Are personal training sessions included in Premium?", "One personal training session a month is included in Premium.", "yes"),
+    ("Is a personal trainer included with the Base plan?", "Workout plans are included in every plan, including Base.", None),
+    ("Are clubs closed on public holidays?", "All clubs are closed on December 25 and January 1.", None),
     ("Is a doctor's note required?", "A doctor's note is optional.", "no"),
     ("Faut-il réserver les cours ?", "La réservation est obligatoire pour tous les cours.", "yes"),
     # negation scope
@@ -65,6 +67,32 @@ def test_an_answer_that_says_both_gets_no_yes_or_no() -> None:
                                                                      "intégralement."]) is None
     assert answer_polarity("Puis-je être remboursé ?", "Passé ce délai, les mensualités ne sont pas "
                                                        "remboursées.") is None  # "no" under a condition
+
+
+def test_stated_hours_say_open() -> None:
+    assert answer_polarity("Is the gym open on Sundays?", "Saturday and Sunday: 7:00 a.m. – 9:00 p.m.",
+                           context="Gym hours and access. Standard opening hours") == "yes"
+    assert answer_polarity("Le club est-il ouvert le dimanche ?", "Samedi et dimanche : 7 h – 21 h.",
+                           context="Horaires des clubs. Horaires d'ouverture") == "yes"
+    assert answer_polarity("Is the gym open on Sundays?", "Saturday and Sunday: 7:00 a.m. – 9:00 p.m.") is None
+
+
+def test_stated_hours_of_the_asked_case_undo_a_closed_for_another() -> None:
+    closed = "All clubs are closed on December 25 and January 1."
+    assert answer_polarity("Are clubs closed on December 25?", closed) == "yes"
+    assert answer_polarity("Are clubs closed on December 25?", closed,
+                           ["Clubs on December 25: 8:00 a.m. – 6:00 p.m."]) is None
+
+
+def test_the_asked_case_must_be_named_by_the_sentence() -> None:
+    staffed = "The front desk is staffed every day from 8:00 a.m. to 8:00 p.m. Outside those hours the club is open."
+    assert answer_polarity("Is the gym open on Christmas Day?", staffed, context="Gym hours and access") is None
+    assert answer_polarity("Can I use any club with the Base plan?", "Base: one person, one home club.") is None
+
+
+def test_a_sentence_that_says_can_for_some_and_cannot_for_others_gives_no_yes_or_no() -> None:
+    both = "Teenagers aged 14 to 17 can train in the club. Children under 14 cannot use the gym floor."
+    assert answer_polarity("Can I bring my kid to the gym?", both, context="Family plan. Who can join") is None
 
 
 def test_a_weaker_opposite_sentence_does_not_undo_the_answer() -> None:

@@ -472,8 +472,8 @@ def _assemble(question: str, kind: str, chosen: list[_Candidate]) -> Composed:
     if kind == YESNO and deciding:
         d = deciding[0]
         answer = answer_polarity(question, d.unit.text, [c.unit.text for c in chosen],  # knowledge.polarity
-                                 f"{d.hit.title}. {d.hit.section}. {d.unit.lead or d.unit.previous}",
-                                 polarity(question, d.unit.text))
+                                 f"{d.hit.title}. {d.hit.section}", polarity(question, d.unit.text),
+                                 before=d.unit.lead or d.unit.previous)
         prefix = {"yes": YES, "no": NO}.get(answer or "", {}).get(language, "")
     chosen = gather_lists(chosen)  # a list once, whole, under its lead-in (knowledge.list_context)
     source_rank: dict[str, float] = {}

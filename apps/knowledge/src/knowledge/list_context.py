@@ -15,6 +15,7 @@ import dataclasses
 import re
 from typing import Any, Protocol
 
+from knowledge.fragments import _dangling
 from knowledge.passage_units import Unit, render_list
 
 MAX_ITEMS = 8
@@ -28,9 +29,12 @@ class Candidate(Protocol):  # the composer's candidate: a unit, its passage's un
 
 
 def heading_of(hit: Any) -> str:
-    """The name of the section a passage sits in (its article's title at the top)."""
+    """The name of the section a passage sits in; its article's title at the top, or when the
+    section's name opens on a pronoun ("Ça ne synchronise pas ?" leads nothing by itself)."""
     section = (getattr(hit, "section", "") or "").split(" > ")[-1].strip()
-    return section or (getattr(hit, "title", "") or "").strip()
+    if section and not _dangling(section):
+        return section
+    return (getattr(hit, "title", "") or "").strip()
 
 
 def lead_in(unit: Unit, heading: str) -> str:

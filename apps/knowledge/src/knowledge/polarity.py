@@ -22,9 +22,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from relais.language import fold_accents
+
+from knowledge.fragments import _dangling
 
 # concept → (words meaning it, words meaning its opposite); accent-folded, lower case, whole words
 _CONCEPTS: dict[str, tuple[str, str]] = {
@@ -56,7 +58,7 @@ _HALTS = re.compile(r"^(?:stop|stops|stopped|stopping|pause|pauses|paused|suspen
 _FR_NE = re.compile(r"^(?:ne|n)$")
 _FR_NE_CLOSE = re.compile(r"^(?:pas|jamais|plus|rien|aucun|aucune|personne|guere)$")
 SCOPE = 5  # words a negation bears on
-_CLAUSE = re.compile(r"[,;:()!?\n]|\.(?:\s|$)|\s(?:but|however|whereas|otherwise|except|mais|sinon|sauf|cependant|"
+_CLAUSE = re.compile(r"[,;()!?\n]|(?<!\d):(?!\d)|(?<![ap]\.m)\.(?:\s|$)|\s(?:but|however|whereas|otherwise|except|mais|sinon|sauf|cependant|"
                      r"tandis)\s", re.IGNORECASE)
 _CONDITION = re.compile(r"\b(?:if|unless|when|whenever|while|during|in case|as long as|only if|provided|after|"
                         r"si|s['’]ils?|sauf si|quand|lorsque|lorsqu['’]|pendant|en cas|tant que|à condition|a condition|"
@@ -65,7 +67,8 @@ _RESTRICTIVE = re.compile(r"\b(?:only|just|solely|uniquement|seulement|seuls?|se
 _STOP = frozenset(
     "the and for you your are can could does did will would should shall may have has had was were with "
     "from this that these those there here what when where which who how any some our their its into "
-    "about than then also just get got make need want able one all per via "
+    "about than then also just get got make need want able one all per via put take give keep going "
+    "mettre mets met prendre donner aller faire fais "
     "les des une est sont pour dans sur avec pas que qui vous votre vos mon mes nous notre nos ils elles "
     "elle leur leurs aux par plus mais est-ce ce cette ces etre avoir fait faire peux peut puis pouvez "
     "quel quelle quels quelles comment combien quand tout tous toute toutes".split())
@@ -84,7 +87,7 @@ def _tokens(text: str) -> list[str]:
 
 
 def _stem(word: str) -> str:
-    return word[:5]
+    return (word[:-1] if len(word) > 3 and word[-1] in "sx" else word)[:5]
 
 
 def _skeletons(stems: set[str]) -> set[str]:
@@ -138,6 +141,7 @@ class _Question:
     content: set[str]  # stems of the words asked about
     condition: set[str]  # stems of the asked case ("if I move")
     negative: bool  # a negation bears on the question's own content words
+    named: set[str] = field(default_factory=set)  # names and numbers asked about ("Christmas", "1er janvier")
 
 
 def _concept_of(word: str) -> tuple[str, bool] | None:
@@ -171,27 +175,44 @@ def _question(question: str) -> _Question:
                 negative |= neg  # "is there no way to…?": a yes would be ambiguous
     match = _ASK.search(question)
     condition = _content(_tokens(match.group(1))) if match else set()
-    return _Question(concepts, content, condition, negative)
+    named = {_stem(fold_accents(w).lower()) for w in re.findall(r"(?<=\s)[A-ZÀ-Ý][\w-]+", question.strip())}
+    named = {w for w in named if w in content} | set(re.findall(r"\d+", question))
+    return _Question(concepts, content, condition, negative, named)
 
 
 @dataclass
 class _Evidence:
     concept: list[bool]  # what the sentence says of the asked concepts, agreeing (True) or not
-    concept_relevance: int
+    relevance: int  # how many of the question's words the sentence holds
     negated: set[str]  # question content stems inside a negation's scope
     stated: set[str]  # …and outside one
+    covered: bool = False  # the sentence is about most of what was asked, names and numbers included
 
 
-def _evidence(q: _Question, text: str, context: str = "") -> _Evidence:
+_HOURS = re.compile(r"\d{1,2}(?:[:.h]\s?\d{2})?\s*(?:a\.?m\.?|p\.?m\.?|h)?\s*[–-]\s*\d{1,2}(?:[:.h]\s?\d{2})?\s*"
+                    r"(?:a\.?m\.?|p\.?m\.?|h)\b", re.IGNORECASE)
+
+
+def _evidence(q: _Question, text: str, context: str = "", before: str = "") -> _Evidence:
     """What `text` says about the question; `context` (the section, the sentence before) only
-    tells what a clause is about ("It is free on every plan" under "Freeze your membership")."""
+    tells what it is about ("It is free on every plan" under "Freeze your membership").
+
+    A predicate stated plainly counts only for a sentence about most of what was asked (more than
+    half of its words, the asked case aside: "All
+    clubs are closed on 25 December" says nothing of public holidays); a negated one is specific
+    enough by itself ("There is no cancellation fee"). Stated opening hours say "open"."""
     agree: list[bool] = []
-    relevance = 0
     negated: set[str] = set()
     stated: set[str] = set()
+    if before and (_dangling(text) or before.rstrip().endswith(":")):
+        context = f"{context} {before}"  # what "It" stands for, or the lead-in of an item
     about = (_content(_tokens(context)) | _content(_tokens(text))) & q.content
+    asked = q.content - q.condition
+    held = about | (set(re.findall(r"\d+", f"{context} {text}")) & q.named)
+    covered = len(about & asked) * 2 > len(asked) and q.named <= held
+    relevance = len(_content(_tokens(text)) & q.content)
+    weak: list[bool] = []  # plain statements about too little of the question
     for clause in _clauses(text):
-        shared = _content(clause.words) & q.content
         for i, (word, neg, halt) in enumerate(zip(clause.words, clause.negated, clause.halted)):
             stem = _stem(word)
             if stem in q.content and (stem in _content([word]) or _concept_of(word)):
@@ -202,9 +223,15 @@ def _evidence(q: _Question, text: str, context: str = "") -> _Evidence:
             said = found[1] != (neg or halt)
             if found[0] == _MODAL and not (about if said else _content(clause.words[i + 1:i + 1 + SCOPE]) & q.content):
                 continue  # "can" is said of everything: "can" about the question, "cannot" about its action
+            if not (neg or halt or found == (_MODAL, False)) and not covered:  # "cannot" is a negation too
+                weak.append(said == q.concepts[found[0]])
+                continue
             agree.append(said == q.concepts[found[0]])
-            relevance = max(relevance, len(shared))
-    return _Evidence(agree, relevance, negated, stated - negated)
+    if "open" in q.concepts and covered and _HOURS.search(text) and not negated:
+        agree.append(q.concepts["open"])
+    if agree and weak and not all(a == agree[0] for a in agree + weak):
+        agree.append(not agree[0])  # "teens can…; children cannot…": it depends
+    return _Evidence(agree, relevance, negated, stated - negated, covered)
 
 
 def _decide(q: _Question, e: _Evidence) -> str | None:
@@ -220,23 +247,24 @@ def _decide(q: _Question, e: _Evidence) -> str | None:
         return None
     if e.negated and not e.stated:
         return "no"
-    if e.stated and not e.negated and len(e.stated) * 2 >= len(q.content):
+    if e.stated and not e.negated and len(e.stated) * 2 > len(q.content) and e.covered:
         return "yes"
     return None
 
 
 def answer_polarity(question: str, sentence: str, others: Sequence[str] = (), context: str = "",
-                    second_opinion: str | None | bool = False) -> str | None:
+                    second_opinion: str | None | bool = False, before: str = "") -> str | None:
     """"yes", "no", or None: what `sentence` answers to the yes/no `question`; `others` are the
     other sentences the answer quotes (one that says the opposite makes it undecided); `context`
-    what the sentence is about (its section, the sentence before). `second_opinion`, when given,
+    what the sentence is about (its article and section); `before` the sentence before it or its
+    list's lead-in (read only for a sentence that opens on a pronoun, or an item). `second_opinion`, when given,
     is another reading of the sentence: unless an opposite predicate decided, both must agree."""
     q = _question(question)
     if not q.concepts and not q.content:
         return None
     if _RESTRICTIVE.search(sentence):
         return None
-    e = _evidence(q, sentence, context)
+    e = _evidence(q, sentence, context, before)
     answer = _decide(q, e)
     if answer is None:
         return None
@@ -247,13 +275,12 @@ def answer_polarity(question: str, sentence: str, others: Sequence[str] = (), co
         own = _skeletons(_content(_tokens(sentence[condition.end():])))
         if not own & _skeletons(q.condition) and (answer == "no" or q.condition):
             return None  # a condition that is not the asked case ("if I move" — "if you cancel within 14 days")
-    strength = e.concept_relevance if e.concept else len(e.negated | e.stated)
+    strength = e.relevance
     for other in others:
         if other == sentence:
             continue
         o = _evidence(q, other)
         said = _decide(q, o)
-        other_strength = o.concept_relevance if o.concept else len(o.negated | o.stated)
-        if said is not None and said != answer and other_strength >= strength:
+        if said is not None and said != answer and o.relevance >= strength:
             return None  # the answer says both
     return answer
