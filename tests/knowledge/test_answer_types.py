@@ -1,0 +1,178 @@
+"""Answer-type matching: what kind of fact a question asks, whether a unit states one, and how
+the composer uses it (typed units preferred, whole articles searched for them, days as sets)."""
+
+from __future__ import annotations
+
+import pytest
+from knowledge.answer_types import (
+    AGE,
+    BENEFIT,
+    DURATION,
+    FREQUENCY,
+    MONEY,
+    PLACE,
+    QUANTITY,
+    TIME,
+    asked_types,
+    days_named,
+    states_type,
+)
+from knowledge.composer import compose
+from knowledge.fragments import fragment_reasons
+from knowledge.question_kind import polarity, states_polarity
+from knowledge.retrieval import Hit
+from relais.embeddings import get_embedder
+
+
+@pytest.mark.parametrize("question, kind", [
+    ("How much is a yearly pass for the museum?", MONEY),
+    ("Combien coûte la location d'un kayak ?", MONEY),
+    ("What time does the pool close?", TIME),
+    ("À quelle heure ouvre la bibliothèque ?", TIME),
+    ("How long does a passport renewal take?", DURATION),
+    ("Sous quel délai la carte est-elle envoyée ?", DURATION),
+    ("How old must a child be to ride alone?", AGE),
+    ("How often is the filter replaced?", FREQUENCY),
+    ("Where can I find my tickets?", PLACE),
+    ("Dans quelle ville est le siège ?", PLACE),
+    ("How many books can I borrow?", QUANTITY),
+    ("What do I get when my neighbour signs up?", BENEFIT),
+])
+def test_asked_types(question: str, kind: str) -> None:
+    assert kind in asked_types(question)
+
+
+def test_a_delay_question_does_not_ask_for_an_amount() -> None:
+    assert asked_types("How long until the refund reaches my bank?") == {DURATION}
+    assert asked_types("When do I pay in a short month?") == frozenset()  # "when", not "how much"
+    assert asked_types("Which phone systems run the app?") == frozenset()  # a phone is not a contact
+    assert asked_types("How do I reset my router?") == frozenset()
+
+
+@pytest.mark.parametrize("text, kind", [
+    ("A day ticket costs $12.", MONEY), ("Le billet coûte 12 €.", MONEY), ("Members get 20% off.", MONEY),
+    ("It is free for children.", MONEY), ("Closes at 9:30 p.m.", TIME), ("Ouvert de 7 h à 21 h.", TIME),
+    ("Allow 5 to 10 business days.", DURATION), ("Comptez deux semaines.", DURATION),
+    ("Riders must be 12 or older.", AGE), ("The filter is replaced every 3 months.", FREQUENCY),
+    ("Open Account > Orders > Tickets.", PLACE), ("Stored in Dublin, Ireland.", PLACE),
+])
+def test_states_type(text: str, kind: str) -> None:
+    assert states_type(text, {kind})
+
+
+def test_a_french_article_is_not_a_number_and_a_capital_a_is_not_a_place() -> None:
+    assert not states_type("Personne ne peut vous aider pour un problème d'accès.", {TIME, DURATION, QUANTITY})
+    assert not states_type("Tap a payment to download a PDF invoice.", {PLACE})
+    assert not states_type("Open the app and tap Book.", {MONEY, TIME, DURATION})
+
+
+def test_days_are_read_as_sets() -> None:
+    weekdays = frozenset(range(5))
+    assert days_named("À quelle heure ouvre la piscine en semaine ?") == weekdays
+    assert days_named("Du lundi au vendredi : 6 h – 22 h") == weekdays
+    assert days_named("Monday to Friday: 6:00 a.m. – 10:00 p.m.") == weekdays
+    assert days_named("Saturday and Sunday: 8 a.m. – 6 p.m.") == {5, 6}
+    assert days_named("How late is it open at weekends?") == {5, 6}
+    assert days_named("Friday to Monday") == {4, 5, 6, 0}
+    assert days_named("Open the app to book.") == frozenset()
+
+
+def test_polarity_about_what_was_asked() -> None:
+    assert states_polarity("Can I pay for the course in cash?", "We don't accept cash or cheques.")
+    assert states_polarity("Is there a fee to leave the club?", "There is no exit fee on monthly plans.")
+    assert states_polarity("Can I stop paying while abroad?", "You are not charged during a pause.")
+    assert not states_polarity("Can I pay in cash?", "To change your card, open Settings.")
+    assert polarity("Do you charge extra if a payment fails?", "There is no late fee.") == "no"
+    # a sentence about another case than the asked one gives no yes/no
+    assert polarity("Suis-je remboursé si j'arrête la première semaine ?",
+                    "Passé ce délai, les mensualités ne sont pas remboursées.") is None
+
+
+def hit(text: str, source: str, title: str, section: str = "", index: int = 0, score: float = 1.0) -> Hit:
+    return Hit(text, source, title, section, index, score)
+
+
+class ArticleKB:
+    """Whole articles by path and title: what the composer asks a knowledge base for."""
+
+    def __init__(self, chunks: list[Hit]) -> None:
+        self.chunks = chunks
+
+    def source_chunks(self, source: str) -> list[Hit]:
+        return [c for c in self.chunks if c.source == source]
+
+    def source_titles(self) -> dict[str, str]:
+        return {c.title.lower(): c.source for c in self.chunks}
+
+
+@pytest.fixture(scope="module")
+def answer(tmp_path_factory):
+    cache = tmp_path_factory.mktemp("emb")
+    embedder = get_embedder("minilm")
+
+    def run(question: str, hits: list[Hit], kb=None, **kwargs):
+        result = compose(question, hits, embedder, cache, kb=kb, not_found="NOT FOUND", **kwargs)
+        passages = [h.text for h in hits] + ([c.text for c in kb.chunks] if kb else [])
+        assert not result.found or fragment_reasons(result.text, passages) == [], result.text
+        return result
+
+    return run
+
+
+POOL = [
+    hit("The municipal pool welcomes swimmers of every level, from beginners to training clubs.",
+        "pool.md", "Municipal pool", "", 0),
+    hit("| Days | Hours |\n|---|---|\n| Monday to Friday | 6:30 a.m. – 9:00 p.m. |\n"
+        "| Saturday and Sunday | 8:00 a.m. – 7:00 p.m. |", "pool.md", "Municipal pool", "Opening hours", 1),
+    hit("Lifeguards watch the pool at all times. Children under 8 must be with an adult in the water.",
+        "pool.md", "Municipal pool", "Safety", 2),
+    hit("Lockers take a coin, which you get back. Towels can be rented at the desk.", "pool.md",
+        "Municipal pool", "Lockers", 3),
+]
+
+
+def test_the_row_of_the_asked_days_is_found_in_a_chunk_retrieval_missed(answer) -> None:
+    """Retrieval returned the article's lockers chunk and its opening; the hours table is in
+    neither, nor next to the top hit. A time question searches the article for units that state
+    a time, and the weekday row wins over the weekend one."""
+    result = answer("Until what time can I swim on weekdays?", [POOL[3], POOL[0]], kb=ArticleKB(POOL), max_units=1)
+    assert "9:00 p.m." in result.text and "Saturday" not in result.text, result.text
+    result = answer("Until what time can I swim on Sunday?", [POOL[3], POOL[0]], kb=ArticleKB(POOL), max_units=1)
+    assert "7:00 p.m." in result.text, result.text
+
+
+BOOKING = ("Courts can be booked 10 days ahead in the app. At the club, show your booking code at the desk; "
+           "your court is held until 10 minutes after the start, then it may go to someone waiting. "
+           "Rackets can be borrowed for free.")
+
+
+def test_the_clause_that_states_the_asked_duration_is_read_on_its_own(answer) -> None:
+    result = answer("If I am late, how long is my court kept?", [hit(BOOKING, "courts.md", "Courts")], max_units=1)
+    assert "10 minutes after the start" in result.text, result.text
+
+
+REFERRAL = [
+    hit("If you only need a break, you can pause your subscription for up to two months, and keep your price.",
+        "cancel.md", "Cancel your subscription", "", 0),
+    hit("Pausing stops your subscription for a while. You are not charged during a pause. Your access "
+        "ends until the pause is over.", "pause.md", "Pause your subscription", "", 0),
+]
+
+
+def test_an_article_named_by_the_best_sentence_is_searched(answer) -> None:
+    """The best sentence names another article by its title ("pause your subscription"); that
+    article says the asked fact ("not charged")."""
+    result = answer("Can I stop paying for a while when I travel?", [REFERRAL[0]], kb=ArticleKB(REFERRAL))
+    assert "not charged" in result.text, result.text
+
+
+def test_an_item_that_is_only_an_article_title_is_not_a_candidate() -> None:
+    """A "Related articles" list once links were dropped at ingest: its items are pointers."""
+    from knowledge.composer import _titles, _units
+
+    chunks = [hit("Invoices are in Account > Billing.\n\nRelated articles:\n\n- Cancel your subscription\n"
+                  "- Refunds for annual plans", "billing.md", "Billing", "", 0),
+              hit("You can cancel at any time.", "cancel.md", "Cancel your subscription", "", 0)]
+    texts = [c.unit.text for c in _units([(chunks[0], 0.0)], set(), titles=_titles(ArticleKB(chunks)))]
+    assert "Invoices are in Account > Billing." in texts and "Refunds for annual plans" in texts
+    assert "Cancel your subscription" not in texts
