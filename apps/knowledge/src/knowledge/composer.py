@@ -290,6 +290,8 @@ def _render(c: _Candidate, quoted: set[str]) -> str:
     if unit.kind == "item":  # under its lead-in, a step with its number (knowledge.list_context)
         return render_item(unit, c.siblings, heading_of(c.hit))
     lead = unit.lead or (f"{c.hit.section.split(' > ')[-1] or c.hit.title}:" if (c.hit.section or c.hit.title) else "")
+    if unit.lead and unit.lead in quoted:
+        lead = ""  # the sentence that introduces the block is already the answer's previous sentence
     if unit.kind == "list":
         return f"{lead}\n{unit.text}" if lead else unit.text
     return f"{lead}\n\n{unit.text}" if lead else unit.text  # code: the whole fenced block
