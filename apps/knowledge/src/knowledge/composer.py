@@ -9,7 +9,13 @@ Steps, per question (no model; a few ms plus one question encoding):
 3. score every unit against the question: encoder cosine of "heading: unit" (cached by content;
    averaged with the multilingual twin's for a question search routed to it), share of the
    question's words it holds, retrieval rank; a how-to question prefers a numbered list or a
-   code block, a quantity question ("how much", "combien") a unit that states a number;
+   code block (not troubleshooting steps unless it reports a problem), and a question that asks
+   a type of fact (`knowledge.answer_types`: an amount, a clock time, a duration, an age, a
+   place, days "en semaine"…) a unit that states one — the first retrieved articles are searched
+   whole for such units, and a compound sentence is also read clause by clause; a yes/no
+   question prefers a sentence that says "no X" / "not X" / "free" about what was asked, and the
+   articles the best unit names by title join the candidates (the relevance bar reads only what
+   retrieval found, with the scores it always had);
 4. keep the best few (≥ `KEEP_RATIO` of the best score, no near-duplicates), in document order;
 5. render: a sentence opening on a pronoun carries the sentence before it (or the section's name),
    a list item its introducing sentence, a list stays a list, a code block stays fenced and whole;
