@@ -98,3 +98,10 @@ def test_a_section_name_that_opens_on_a_pronoun_gives_way_to_the_title() -> None
         "Synchroniser sa montre")
     assert heading_of(Hit("", "s.md", "Synchroniser sa montre", "Appareils compatibles", 0, 1.0)) == (
         "Appareils compatibles")
+
+
+def test_the_sentence_that_introduces_a_quoted_code_block_is_not_quoted_twice() -> None:
+    text = "Decorate a function with `@task` to make it a task.\n\n```python\n@task\ndef send():\n    pass\n```"
+    chosen = candidates(text, "", lambda u: True)
+    assert [c.unit.kind for c in chosen] == ["sentence", "code"]
+    assert [c.unit.kind for c in gather_lists(chosen)] == ["code"]

@@ -6,7 +6,8 @@ freeze". So an item is shown under its lead-in (the sentence ending with ":" bef
 else its section's name), a step with its number. When the answer quotes the lead-in sentence
 itself, or several items of one list, it shows that list once, whole (up to `MAX_ITEMS` items;
 a longer list keeps the quoted items only), under its lead-in. A lead-in whose list is not in the
-passage is not quoted at all ("Everything in the Base plan, plus:" says nothing by itself).
+passage is not quoted at all ("Everything in the Base plan, plus:" says nothing by itself), nor
+is the sentence that introduces a quoted code block (the block is shown under it already).
 """
 
 from __future__ import annotations
@@ -80,7 +81,12 @@ def gather_lists(chosen: list[Any]) -> list[Any]:
     """The answer's candidates with each list shown once (see the module doc); order kept."""
     groups: dict[tuple[str, int, int], list[int]] = {}
     drop: set[int] = set()
+    leads = {(c.hit.source, c.hit.chunk_index, c.unit.lead) for c in chosen if c.unit.kind in ("code", "row")
+             and c.unit.lead}
     for i, c in enumerate(chosen):
+        if c.unit.kind == "sentence" and (c.hit.source, c.hit.chunk_index, c.unit.text) in leads:
+            drop.add(i)  # the code block (or table row) it introduces is quoted under it already
+            continue
         unit = c.unit
         block: int | None = unit.block if unit.kind in ("item", "list") else _introduced_block(unit, c.siblings)
         if block is None:

@@ -33,7 +33,7 @@ _CONCEPTS: dict[str, tuple[str, str]] = {
     "open": (r"open|opens|opened|ouvert|ouverte|ouverts|ouvertes|ouvre|ouvrent|accessible",
              r"closed|shut|ferme|fermes|fermee|fermees|ferment|fermeture|inaccessible"),
     "paid": (r"paid|pay|pays|paying|charged|charge|charges|fee|fees|payant|payante|payants|payantes|payer|"
-             r"payez|paie|paient|facture|factures|facturee|facturees|frais|costs_amount",
+             r"payez|paie|paient|facture|factures|facturee|facturees|frais|cost|costs|costs_amount",
              r"free|gratuit|gratuite|gratuits|gratuites|gratuitement|offert|offerte|offerts|offertes"),
     "allowed": (r"can|could|may|allowed|permitted|possible|authorised|authorized|able|autorise|autorisee|"
                 r"autorises|autorisees|permis|peut|peux|puis|pouvez|peuvent|pouvons|pourrai|pourrais|pourrez",
@@ -63,6 +63,7 @@ _CLAUSE = re.compile(r"[,;()!?\n]|(?<!\d):(?!\d)|(?<![ap]\.m)\.(?:\s|$)|\s(?:but
 _CONDITION = re.compile(r"\b(?:if|unless|when|whenever|while|during|in case|as long as|only if|provided|after|"
                         r"si|s['’]ils?|sauf si|quand|lorsque|lorsqu['’]|pendant|en cas|tant que|à condition|a condition|"
                         r"apr[eè]s|pass[ée])\b", re.IGNORECASE)
+_CONDITION_CLAUSE = re.compile(r"\b(?:if|si)\b[^,;]*[,;]", re.IGNORECASE)
 _RESTRICTIVE = re.compile(r"\b(?:only|just|solely|uniquement|seulement|seuls?|seules?|except|sauf)\b", re.IGNORECASE)
 _STOP = frozenset(
     "the and for you your are can could does did will would should shall may have has had was were with "
@@ -262,8 +263,8 @@ def answer_polarity(question: str, sentence: str, others: Sequence[str] = (), co
     q = _question(question)
     if not q.concepts and not q.content:
         return None
-    if _RESTRICTIVE.search(sentence):
-        return None
+    if _RESTRICTIVE.search(_CONDITION_CLAUSE.sub(" ", sentence)):
+        return None  # "only" restricts the answer ("if you only need a pause, …" restricts the case)
     e = _evidence(q, sentence, context, before)
     answer = _decide(q, e)
     if answer is None:

@@ -1,0 +1,73 @@
+"""The composer with `knowledge.polarity` and `knowledge.list_context` hooked in: what a person
+walking the help center saw (a wrong "Oui", a lead-in twice and its list cut, items and labels
+quoted out of their list)."""
+
+from __future__ import annotations
+
+import pytest
+from knowledge.composer import compose
+from knowledge.fragments import fragment_reasons
+from knowledge.retrieval import Hit
+from relais.embeddings import get_embedder
+
+HOURS_FR = """| Jours | Horaires |
+|---|---|
+| Du lundi au vendredi | 5 h – 23 h |
+| Samedi et dimanche | 7 h – 21 h |
+
+Tous les clubs sont fermés le 25 décembre et le 1er janvier. Dernière entrée 30 minutes avant la fermeture."""
+INCLUDES = """Everything in the Base plan, plus:
+
+- **Access to every Pulse club**, not only your home club.
+- **Unlimited group classes** instead of two bookings per week.
+- **Meal plans** built around your calorie target.
+- **Two guest passes per month**, so a friend can train with you for a day."""
+ELIGIBLE = """- You are enrolled full-time at a university, college or vocational school.
+- You are 16 or older.
+- You can show a valid student ID card or you have an active school email address."""
+CHAT = ("The fastest way. Open **Settings > Help > Chat with us**. The chat is staffed every day from 8:00 a.m. "
+        "to 8:00 p.m.; outside those hours you can leave a message.")
+
+
+def hit(text: str, source: str, title: str, section: str = "", index: int = 0) -> Hit:
+    return Hit(text, source, title, section, index, 1.0 - index / 10)
+
+
+@pytest.fixture(scope="module")
+def answer(tmp_path_factory):
+    cache = tmp_path_factory.mktemp("emb")
+    embedder = get_embedder("minilm")
+
+    def run(question: str, hits: list[Hit]):
+        result = compose(question, hits, embedder, cache, not_found="NOT FOUND")
+        assert result.found and fragment_reasons(result.text, [h.text for h in hits]) == [], result.text
+        return result
+
+    return run
+
+
+def test_closed_answers_no_to_open(answer) -> None:
+    result = answer("Les clubs sont-ils ouverts le 1er janvier ?",
+                    [hit(HOURS_FR, "horaires.md", "Horaires des clubs", "Horaires d'ouverture")])
+    assert "fermés le 25 décembre" in result.text and not result.text.startswith("Oui")
+
+
+def test_a_list_answer_shows_its_lead_in_once_and_the_whole_list(answer) -> None:
+    result = answer("What's included in Premium that Base doesn't have?",
+                    [hit(INCLUDES, "premium.md", "Premium plan", "What Premium includes")])
+    assert result.text.count("Everything in the Base plan, plus:") <= 1
+    if "Access to every Pulse club" in result.text:
+        assert all(item in result.text for item in ("Unlimited group classes", "Meal plans", "Two guest passes"))
+
+
+def test_an_item_is_quoted_under_its_section(answer) -> None:
+    result = answer("Do you offer a discount for university students?",
+                    [hit(ELIGIBLE, "student.md", "Student discount", "Who is eligible")])
+    assert "enrolled full-time at a university" in result.text
+    assert result.text.index("Who is eligible:") < result.text.index("enrolled full-time")
+    assert not result.text.startswith("Yes. You are enrolled")
+
+
+def test_a_label_is_not_quoted(answer) -> None:
+    result = answer("Can I talk to a human?", [hit(CHAT, "support.md", "Contact support", "In-app chat")])
+    assert "Chat with us" in result.text and "The fastest way" not in result.text
