@@ -3,7 +3,11 @@
  * - answers written by the coach carry a "Coach" badge, and the header says the coach answers;
  * - the browser's time zone goes to the server in a cookie, for thread titles;
  * - a folded section of an answer (a step named "📋 …", see chatbot.ui.render) reads as its
- *   title, without Chainlit's "Used" in front of it.
+ *   title, without Chainlit's "Used" in front of it;
+ * - the sources side panel opens only from a source chip: Chainlit opens it by itself, with every
+ *   excerpt of the conversation stacked, whenever a thread's side elements appear (a reload,
+ *   back/forward, a thread opened from the sidebar); the server closes it after each answer and
+ *   resume (chatbot.ui.render.close_source_panel), this closes it on the other paths.
  * Texts follow the browser's language, like Chainlit's own translations. */
 (function () {
   "use strict";
@@ -91,10 +95,38 @@
     }
   }
 
+  var clickedChip = null; // the name of the source chip the person just clicked, and when
+  var clickedAt = 0;
+  var allowedPanel = null; // the panel the person opened: its title and how many excerpts
+  var CHIP_WAIT_MS = 10000;
+  document.addEventListener("click", function (event) {
+    var chip = event.target && event.target.closest && event.target.closest("a.element-link");
+    if (chip) { clickedChip = chip.textContent.trim(); clickedAt = Date.now(); }
+  }, true);
+
+  function keepSourcePanelForChips() {
+    var title = document.getElementById("side-view-title");
+    if (!title) { allowedPanel = null; return; }
+    var content = document.getElementById("side-view-content");
+    var shown = title.textContent.trim();
+    var key = shown + "|" + (content ? content.childElementCount : 0);
+    if (key === allowedPanel) return;
+    if (clickedChip === shown && Date.now() - clickedAt < CHIP_WAIT_MS) {
+      clickedChip = null;
+      allowedPanel = key;
+      return;
+    }
+    var close = title.querySelector("button"); // anything else Chainlit opened by itself: closed, again if it reopens
+    if (close) close.click();
+    else document.dispatchEvent(new KeyboardEvent("keydown", { key: "Escape", bubbles: true })); // small screens: a dialog
+  }
+
   var scheduled = false;
   function update() {
     scheduled = false;
-    try { foldLongMessages(); markCoachAnswers(); titleFoldedSections(); } catch (e) { /* never break the chat */ }
+    try {
+      foldLongMessages(); markCoachAnswers(); titleFoldedSections(); keepSourcePanelForChips();
+    } catch (e) { /* never break the chat */ }
   }
   new MutationObserver(function () {
     if (!scheduled) { scheduled = true; window.requestAnimationFrame(update); }

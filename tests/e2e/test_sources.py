@@ -1,7 +1,7 @@
 """Sources belong to their answer (issue 19): each answer's chips open that answer's excerpts
 under their own titles, nothing accumulates across answers, a "not found" shows no sources,
 and the side panel never opens by itself (only a chip click opens it) — also when the thread is
-shown again (page reload, opened from the sidebar), where Chainlit re-opens it on its own.
+shown again (page reload, opened from the sidebar, back and forward), where Chainlit re-opens it on its own.
 Screenshots: test-artifacts/browser/19-*.png."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ import pytest
 
 from tests.e2e.conftest import ask, login, shot
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.timeout(600)]
 
 PANEL = "#side-view-content"
 ANSWERS = "[data-step-type='assistant_message']"
@@ -46,7 +46,7 @@ def open_chip(page, answer_index: int, name: str) -> None:
 
 def test_sources_belong_to_their_answer(new_page, app_url: str) -> None:
     page = new_page()
-    page.set_default_timeout(60_000)  # the shared app loads the encoder on its first question
+    page.set_default_timeout(240_000)  # the shared app loads the encoder on its first question
     login(page, app_url)
 
     ask(page, "How much do full-time students pay each month?")
@@ -106,3 +106,13 @@ def test_sources_belong_to_their_answer(new_page, app_url: str) -> None:
     open_chip(page, page.locator(ANSWERS).count() - 1, "freeze-membership.md")
     assert "$5/month" not in panel_text(page) and "9:00 p.m." not in panel_text(page)
     shot(page, "19-08-sidebar-thread-new-answer-chip")
+
+    for _ in range(3):  # back to the new chat (a chip's "#" link is a history entry too), then forward
+        page.go_back()
+        if "/thread/" not in page.url:
+            break
+    assert "/thread/" not in page.url
+    page.go_forward()
+    wait_answers_back(page, answers + 1)
+    assert_panel_stays_closed(page)
+    shot(page, "19-09-back-forward-panel-closed")
