@@ -11,6 +11,7 @@ import chainlit as cl
 from chatbot.auth import ensure_auth_secret
 from chatbot.ui.pending import begin_turn, schedule_after_resume
 from chatbot.ui.render import close_source_panel
+from chatbot.workers import ensure_worker_pool
 from relais.logging import configure_logging
 from relais.settings import get_settings
 
@@ -113,6 +114,7 @@ def _profile_module() -> Any:
 
 
 async def on_chat_start() -> None:
+    ensure_worker_pool()  # every profile: simultaneous turns must not queue for asyncio's few default workers
     await _profile_module().on_chat_start()
 
 
@@ -120,6 +122,7 @@ async def on_chat_resume(thread: dict[str, Any]) -> None:
     from chatbot.ui.titles import mark_resumed
 
     mark_resumed(cl.user_session)
+    ensure_worker_pool()
     module = _profile_module()
     resume = getattr(module, "on_chat_resume", None)
     if resume is not None:

@@ -34,7 +34,6 @@ from chatbot.ui.pending import (
     thread_lock,
 )
 from chatbot.ui.render import TurnRenderer, pending_prompt
-from chatbot.workers import ensure_worker_pool
 
 logger = logging.getLogger(__name__)
 
@@ -42,14 +41,12 @@ COACH_AUTHOR = "Coach"  # the author of relayed answers: public/avatars/coach.sv
 
 
 async def on_chat_start() -> None:
-    ensure_worker_pool()  # simultaneous turns must not queue for the few default worker threads
     cl.user_session.set("mode", NORMAL)
     cl.user_session.set("history", [])
     cl.user_session.set("system_prompt", get_orchestrator().session_system_prompt())  # seed 004
 
 
 async def on_chat_resume(thread: dict[str, Any]) -> None:
-    ensure_worker_pool()
     mode = mode_from_thread(thread)
     cl.user_session.set("mode", mode)
     cl.user_session.set("history", history_from_steps(thread.get("steps") or []))
