@@ -220,6 +220,10 @@ def ingest_folder(folder: Path | None = None, settings: Settings | None = None, 
     cross = kb.cross  # questions in a language the documents are not in: a multilingual twin
     if cross is not None:
         cross.sync(store, all_chunks, metadatas, settings.data_dir / "embeddings")
+    if settings.relais_prefill_budget_s > 0:  # the first questions then find their sentences encoded
+        from knowledge.unit_cache import prefill_unit_vectors
+
+        prefill_unit_vectors(kb, settings.data_dir / "embeddings", budget_s=settings.relais_prefill_budget_s)
     report.total_chunks = store.count()
     report.seconds = time.perf_counter() - started
     return report

@@ -67,6 +67,9 @@ class Settings(BaseSettings):
     relais_warm_start: bool = Field(
         True, description="Load encoders, Chroma and BM25 at app start, before /relais/ready says ready."
     )
+    relais_prefill_budget_s: float = Field(
+        120.0, description="Seconds an ingest may spend encoding the answer composer's sentences in advance; 0 = off."
+    )
 
     # --- orchestrator ---------------------------------------------------------------------
     enable_orchestrator: bool = False

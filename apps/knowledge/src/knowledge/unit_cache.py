@@ -1,0 +1,119 @@
+"""Fill the composer's unit-vector cache for the whole knowledge base, before the first questions.
+
+The offline composer (`knowledge.composer`) scores the quotable units of retrieved passages by
+encoding "heading: unit" texts through the content-hash cache (`knowledge.embedding_cache`).
+After a fresh ingest that cache is empty, so the first simultaneous questions encoded their
+passages one question at a time on the encoder lock (16 questions at once: first-round p50
+22–29 s instead of ~1 s warm), and encoded shared passages twice. `prefill_unit_vectors` walks
+every chunk with the composer's own functions (`_units`, `_embed_text`, `_clauses`: the exact
+texts it will look up) and encodes what is missing in batches, with the multilingual twin too
+for the articles in a language the main encoder does not read (their questions are scored with
+both). Run at the end of every ingest (`knowledge.ingest`), within `RELAIS_PREFILL_BUDGET_S`.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from knowledge.answer_types import (
+    AGE,
+    BENEFIT,
+    CONTACT,
+    DURATION,
+    FREQUENCY,
+    MONEY,
+    PLACE,
+    QUANTITY,
+    TIME,
+)
+from knowledge.composer import _clauses, _embed_text, _titles, _units
+from knowledge.cross_language import reads
+from knowledge.embedding_cache import EmbeddingCache, embed_texts, text_key
+from knowledge.retrieval import Hit
+
+logger = logging.getLogger(__name__)
+
+# every answer type a question may ask: a compound sentence's clauses are scored one by one for
+# the asked type, so each clause that states some type is a text the composer may look up
+ALL_TYPES = frozenset({MONEY, TIME, DURATION, AGE, FREQUENCY, PLACE, CONTACT, BENEFIT, QUANTITY})
+
+
+@dataclass
+class Prefill:
+    texts: int = 0  # texts the composer may encode (summed over the encoders)
+    encoded: int = 0  # of which missing from the cache and encoded now
+    seconds: float = 0.0
+    stopped: bool = False  # the time budget ran out (the rest is encoded lazily, as before)
+
+
+def _chunks(kb: Any) -> Iterator[tuple[Hit, str]]:
+    """Every chunk of the base with its language, article by article."""
+    index = kb.lexical()
+    languages: dict[str, str] = {}
+    for payload in (index.payloads or []) if index is not None else []:
+        languages.setdefault(payload["source"], payload.get("language") or "")
+    for source, language in languages.items():
+        for chunk in kb.source_chunks(source):
+            yield chunk, language
+
+
+def unit_texts(kb: Any, languages: set[str] | None = None) -> list[str]:
+    """Every "heading: unit" text (and typed clause) the composer may score, once each, in
+    document order; only from articles in `languages` when given."""
+    titles = _titles(kb)
+    texts: dict[str, None] = {}
+    for chunk, language in _chunks(kb):
+        if languages is not None and language not in languages:
+            continue
+        for c in _units([(chunk, 0.0)], set(), titles=titles):
+            texts[_embed_text(c)] = None
+            for clause in _clauses(c, ALL_TYPES):
+                texts[clause] = None
+    return list(texts)
+
+
+def _plan(kb: Any) -> list[tuple[Any, list[str]]]:
+    """(encoder, texts): the main encoder for every article; the multilingual twin, when the base
+    keeps one, for the articles in a language the main encoder does not read (their questions
+    are scored with both). A question routed to the twin across languages (a French question
+    answered from English articles) still encodes those lazily: encoding every article twice
+    would double the work for a rare path."""
+    plan = [(kb.embedder, unit_texts(kb))]
+    cross = getattr(kb, "cross", None)
+    if cross is not None and cross.count() > 0:
+        unread = {lang for lang in kb.document_languages() if not reads(kb.embedder.name, lang)}
+        if unread:
+            plan.append((cross.embedder, unit_texts(kb, unread)))
+    return plan
+
+
+def prefill_unit_vectors(kb: Any, cache_dir: Path, *, budget_s: float | None = None,
+                         block: int = 128) -> Prefill:
+    """Encode the composer's unit texts missing from the cache under `cache_dir`, in blocks of
+    `block` texts; stop between blocks once `budget_s` seconds have passed (None: no limit).
+    Idempotent: a second call finds everything cached and encodes nothing."""
+    started = time.perf_counter()
+    result = Prefill()
+    if kb.is_empty():
+        return result
+    for encoder, texts in _plan(kb):
+        result.texts += len(texts)
+        cache = EmbeddingCache(cache_dir, encoder.name, encoder.dim)
+        known = cache.get_many([text_key(t) for t in texts])
+        missing = [t for t in texts if text_key(t) not in known]
+        for start in range(0, len(missing), block):
+            if budget_s is not None and time.perf_counter() - started > budget_s:
+                result.stopped = True
+                break
+            part = missing[start : start + block]
+            embed_texts(encoder, part, cache_dir)
+            result.encoded += len(part)
+    result.seconds = time.perf_counter() - started
+    logger.info("composer unit vectors: %d texts, %d encoded in %.1f s%s", result.texts, result.encoded,
+                result.seconds, " (time budget reached)" if result.stopped else "")
+    return result
