@@ -89,7 +89,7 @@ def states_polarity(question: str, sentence: str) -> bool:
         return True
     if not negated:
         return False
-    asked = _stems(question) - {"pulse"}
+    asked = _stems(question)
     return bool(_stems(" ".join(negated)) & asked) or (paying and bool(_PAYMENT.search(" ".join(negated))))
 
 
