@@ -15,6 +15,8 @@ rounds interleaved off/on; each round uses 16 new conversations. Then, in this p
 of the index (apps stopped), the answer path alone off/on, so the app's overhead shows.
 Target: app p95 <= 4 s. Run alone: `.venv/bin/python -m benchmarks.bench_app_answers [--rounds 2]`;
 `--before-ref COMMIT|FOLDER` adds a third app from older code (before → after in one run).
+`--cold-first-round` measures instead the first round after a fresh ingest, with the composer's
+unit vectors prefilled at ingest (`knowledge.unit_cache`) or not, side by side (`cold_body`).
 """
 
 from __future__ import annotations
@@ -247,12 +249,99 @@ def body(result: BenchResult, rounds: int, before_ref: str | None = None) -> Non
                         "answer-path pass and one untimed round per app; answer path measured first, apps not running")
 
 
+def fresh_ingest(dest: Path, **env: str) -> float:
+    """The demo KB ingested by the real CLI into `dest` (nothing cached); returns the seconds."""
+    import sys
+
+    from tests.chainlit_driver import relais_env
+
+    started = time.perf_counter()
+    done = subprocess.run([sys.executable, "-m", "chatbot.cli", "ingest"], env=relais_env(dest, **env), cwd=REPO_ROOT,
+                          capture_output=True, text=True, timeout=900, check=False)
+    if done.returncode != 0:
+        raise RuntimeError(f"ingest failed:\n{done.stdout[-2000:]}\n{done.stderr[-2000:]}")
+    return time.perf_counter() - started
+
+
+def prefill_copy(folder: Path) -> tuple[float, int]:
+    """What ingest does at its end (`knowledge.unit_cache`), run on `folder`: (seconds, texts encoded)."""
+    from knowledge.retrieval import KnowledgeBase
+    from knowledge.unit_cache import prefill_unit_vectors
+    from relais.settings import get_settings
+
+    with pointed_at(folder):
+        settings = get_settings()
+        kb = KnowledgeBase(settings)
+        kb.lexical()
+        kb.embedder.embed_query("warm")  # model loading is not the prefill's cost
+        if kb.cross is not None:
+            kb.cross.embedder.embed_query("warm")
+        done = prefill_unit_vectors(kb, settings.data_dir / "embeddings")
+        return done.seconds, done.encoded
+
+
+def cold_body(result: BenchResult) -> None:
+    """The first round after a fresh ingest, composer unit vectors prefilled at ingest or not.
+
+    One CLI ingest with the prefill off (`RELAIS_PREFILL_BUDGET_S=0`); a copy of it gets the
+    prefill ingest runs at its end (timed here). An app (warm start on) per side, both running;
+    once both say ready, each side's FIRST round of 16 simultaneous questions, one side after the
+    other (off first), then one warm round each for reference."""
+    from tests.chainlit_driver import login
+    from tests.e2e.conftest import USERS as PASSWORDS
+
+    work = Path(tempfile.mkdtemp(prefix="relais-bench-cold-"))
+    loads: list[float] = [round(os.getloadavg()[0], 2)]
+    stacks: dict[str, Any] = {}
+    first: dict[str, list[float]] = {}
+    warm: dict[str, list[float]] = {}
+    try:
+        result.figures["fresh ingest, prefill off s"] = round(fresh_ingest(work / "data-off", RELAIS_PREFILL_BUDGET_S="0"), 1)
+        shutil.copytree(work / "data-off", work / "data-on")
+        seconds, encoded = prefill_copy(work / "data-on")
+        result.figures["prefill (what ingest adds) s / texts encoded"] = f"{seconds:.1f} / {encoded}"
+        loads.append(round(os.getloadavg()[0], 2))
+        for mode in ("off", "on"):
+            (work / mode).mkdir()
+            stacks[mode] = start_side(work / f"data-{mode}", work / mode, None, RELAIS_WARM_START="true")
+        for mode, stack in stacks.items():
+            result.figures[f"app {mode}: ready after start s"] = round(wait_ready(stack.url), 1)
+        tokens = {mode: {u: login(s.url, u, PASSWORDS[u]) for u in USERS} for mode, s in stacks.items()}
+        for rows, label in ((first, "first"), (warm, "warm")):
+            for mode, stack in stacks.items():
+                rows[mode] = [r["seconds"] for r in asyncio.run(app_round(stack.url, tokens[mode], QUESTIONS))]
+                loads.append(round(os.getloadavg()[0], 2))
+    finally:
+        for stack in stacks.values():
+            stack.app.stop()
+            stack.agent.stop()
+        shutil.rmtree(work, ignore_errors=True)
+    result.figures["load avg 1m (start, after ingest+prefill, after each round: first off/on, warm off/on)"] = loads
+    for rows, label in ((first, "first round"), (warm, "warm round")):
+        for mode, values in rows.items():
+            result.figures[f"{label} prefill {mode}: p50 / p95 / max s"] = (
+                f"{percentile(values, 50):.2f} / {percentile(values, 95):.2f} / {max(values):.2f}")
+    for q, label in ((50, "p50"), (95, "p95")):
+        if first.get("on") and first.get("off"):
+            ours, ref = percentile(first["on"], q), percentile(first["off"], q)
+            result.checks.append(Check(f"app: first round after a fresh ingest {label} (prefill on vs off)", ours, ref,
+                                       "s", ratio=ours / ref))
+    result.notes.append("real Chainlit app + coach service per side (orchestrator on, warm start, SQLite); "
+                        "16 new socket.io conversations per round, questions sent together; first round = the "
+                        "first questions the app ever answers after its fresh ingest")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=2)
     parser.add_argument("--before-ref", help="also run the app of this commit, or of this source tree (a folder "
                         "holding apps/*/src and apps/chatbot/app.py), batching on, side by side")
+    parser.add_argument("--cold-first-round", action="store_true", help="instead: the first round after a fresh "
+                        "ingest, composer unit vectors prefilled at ingest (on) or not (off), side by side")
     args = parser.parse_args(argv)
+    if args.cold_first_round:
+        return run_main("app_answers_cold", "Help-center answers through the real app: the first 16 simultaneous "
+                        "questions after a fresh ingest", cold_body)
     return run_main("app_answers", "Help-center answers through the real app: 16 simultaneous questions",
                     lambda r: body(r, args.rounds, args.before_ref))
 
