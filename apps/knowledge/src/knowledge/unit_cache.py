@@ -105,7 +105,10 @@ def prefill_unit_vectors(kb: Any, cache_dir: Path, *, budget_s: float | None = N
         result.texts += len(texts)
         cache = EmbeddingCache(cache_dir, encoder.name, encoder.dim)
         known = cache.get_many([text_key(t) for t in texts])
-        missing = [t for t in texts if text_key(t) not in known]
+        # longest first across the whole base, as `embed_texts` sorts inside one call: each batch
+        # then pads to similar lengths (in document order, code blocks next to short sentences
+        # made every batch pad to the block's length)
+        missing = sorted((t for t in texts if text_key(t) not in known), key=len, reverse=True)
         for start in range(0, len(missing), block):
             if budget_s is not None and time.perf_counter() - started > budget_s:
                 result.stopped = True
