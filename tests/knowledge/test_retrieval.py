@@ -4,7 +4,14 @@ import asyncio
 
 import pytest
 from knowledge.fusion import convex_combination, min_max, reciprocal_rank_fusion
-from knowledge.retrieval import KnowledgeBase, RetrievalConfig, get_knowledge_base
+from knowledge.retrieval import (
+    OTHER_LANGUAGE_EXTRA,
+    Hit,
+    KnowledgeBase,
+    RetrievalConfig,
+    get_knowledge_base,
+    with_better_in_other_language,
+)
 
 from tests.knowledge.conftest import QUESTIONS
 
@@ -109,3 +116,23 @@ def test_convex_combination_by_hand() -> None:
     assert min_max({"only": 0.3}) == {"only": 1.0}
     fused = convex_combination([({"a": 0.9, "b": 0.5}, 0.6), ({"b": 10.0, "c": 2.0}, 0.4)])
     assert fused == pytest.approx({"a": 0.6, "b": 0.4, "c": 0.0})
+
+
+def _hit(id_: str, cosine: float) -> Hit:
+    return Hit(f"text {id_}", f"{id_}.md", id_, "", 0, cosine, cosine, None, id_)
+
+
+def test_an_other_language_article_that_matches_better_is_offered_too() -> None:
+    own = [_hit("fr-a", 0.42), _hit("fr-b", 0.34), _hit("fr-c", 0.30)]
+    others = [_hit("en-x", 0.50), _hit("fr-a", 0.42), _hit("en-y", 0.45), _hit("en-z", 0.44), _hit("en-w", 0.20)]
+    merged = with_better_in_other_language(own, others, top_k=3)
+    assert [h.id for h in merged] == ["fr-a", "en-x", "en-y"]  # the best own hit stays first
+    assert len([h for h in merged if h.id.startswith("en")]) <= OTHER_LANGUAGE_EXTRA
+    roomy = with_better_in_other_language(own, others, top_k=5)
+    assert [h.id for h in roomy] == ["fr-a", "fr-b", "fr-c", "en-x", "en-y"]
+
+
+def test_own_language_hits_stay_alone_when_nothing_elsewhere_matches_better() -> None:
+    own = [_hit("fr-a", 0.42), _hit("fr-b", 0.34)]
+    others = [_hit("fr-a", 0.42), _hit("en-x", 0.41), _hit("fr-b", 0.34)]
+    assert with_better_in_other_language(own, others, top_k=5) == own

@@ -318,10 +318,12 @@ class KnowledgeBase:
             return []
         cross, own_language = self._cross_for(query) if mode in ("dense", "hybrid") else (None, None)
         hits = self._search(query, top_k, mode, min_score, group_by_source, cross, own_language)
-        if not hits and own_language is not None:
-            # nothing in the question's own language passes: its answer may be in an article of
-            # another language (a bilingual base covers some topics in one language only)
-            hits = self._search(query, top_k, mode, min_score, group_by_source, cross, None)
+        if own_language is not None:
+            # a bilingual base covers some topics in one language only: when nothing in the
+            # question's own language passes, or an article in another language matches the
+            # question better than every own-language one, that article is offered too
+            others = self._search(query, top_k, mode, min_score, group_by_source, cross, None)
+            hits = with_better_in_other_language(hits, others, top_k) if hits else others
         return hits
 
     def _search(self, query: str, top_k: int, mode: str, min_score: float, group_by_source: bool,
@@ -475,6 +477,21 @@ class KnowledgeBase:
 
 _INSTANCES: dict[tuple[Any, ...], KnowledgeBase] = {}
 _INSTANCES_LOCK = threading.Lock()
+
+
+OTHER_LANGUAGE_EXTRA = 2  # other-language articles added after a question's own-language hits
+
+
+def with_better_in_other_language(own: list[Hit], others: list[Hit], top_k: int) -> list[Hit]:
+    """`own` (the question's language) with the hits of `others` (all languages) whose cosine beats
+    every own-language one: at most `OTHER_LANGUAGE_EXTRA`, in place of the last own hits."""
+    best = max((h.dense_score for h in own if h.dense_score is not None), default=None)
+    if best is None:
+        return own
+    ids = {h.id for h in own}
+    better = [h for h in others if h.id not in ids and h.dense_score is not None and h.dense_score > best]
+    better = better[:OTHER_LANGUAGE_EXTRA]
+    return own[: max(1, top_k - len(better))] + better
 
 
 def get_knowledge_base(settings: Settings | None = None) -> KnowledgeBase:
