@@ -286,7 +286,8 @@ def cold_body(result: BenchResult) -> None:
     One CLI ingest with the prefill off (`RELAIS_PREFILL_BUDGET_S=0`); a copy of it gets the
     prefill ingest runs at its end (timed here). An app (warm start on) per side, both running;
     once both say ready, each side's FIRST round of 16 simultaneous questions, one side after the
-    other (off first), then one warm round each for reference."""
+    other (off first: the side that goes second is the disadvantaged one), then one warm round
+    each for reference (on first)."""
     from tests.chainlit_driver import login
     from tests.e2e.conftest import USERS as PASSWORDS
 
@@ -307,16 +308,19 @@ def cold_body(result: BenchResult) -> None:
         for mode, stack in stacks.items():
             result.figures[f"app {mode}: ready after start s"] = round(wait_ready(stack.url), 1)
         tokens = {mode: {u: login(s.url, u, PASSWORDS[u]) for u in USERS} for mode, s in stacks.items()}
-        for rows, label in ((first, "first"), (warm, "warm")):
-            for mode, stack in stacks.items():
-                rows[mode] = [r["seconds"] for r in asyncio.run(app_round(stack.url, tokens[mode], QUESTIONS))]
+        for rows, order in ((first, ("off", "on")), (warm, ("on", "off"))):  # the side that goes second
+            for mode in order:  # shares the CPU with the other app's after-turn work (titles, records)
+                rows[mode] = [r["seconds"] for r in asyncio.run(app_round(stacks[mode].url, tokens[mode], QUESTIONS))]
                 loads.append(round(os.getloadavg()[0], 2))
+        for mode, stack in stacks.items():  # did the warm-up finish, or fail and leave loading to the questions?
+            lines = [line for line in stack.app.logs().splitlines() if "warm in" in line or "warm start failed" in line]
+            result.figures[f"app {mode}: warm-up log"] = lines[-1].strip()[-80:] if lines else "(no line)"
     finally:
         for stack in stacks.values():
             stack.app.stop()
             stack.agent.stop()
         shutil.rmtree(work, ignore_errors=True)
-    result.figures["load avg 1m (start, after ingest+prefill, after each round: first off/on, warm off/on)"] = loads
+    result.figures["load avg 1m (start, after ingest+prefill, after each round: first off/on, warm on/off)"] = loads
     for rows, label in ((first, "first round"), (warm, "warm round")):
         for mode, values in rows.items():
             result.figures[f"{label} prefill {mode}: p50 / p95 / max s"] = (
