@@ -85,6 +85,7 @@ def test_a_time_budget_stops_between_blocks(kb: KnowledgeBase, tmp_path: Path) -
 
 
 def test_ingest_prefills_by_default(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("RELAIS_PREFILL_BUDGET_S", raising=False)  # the suite turns it off (tests/conftest.py)
     folder = tmp_path / "kb"
     folder.mkdir()
     (folder / "plans.md").write_text("# Plans\n\nThe base plan costs $10/month. It includes the exercise library.\n\n"

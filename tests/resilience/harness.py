@@ -42,6 +42,7 @@ from tests.chainlit_driver import (
 from tests.conftest import REPO_ROOT, free_port
 
 KB_DIR = REPO_ROOT / "data" / "knowledge"
+KNOWLEDGE_CODE = REPO_ROOT / "apps" / "knowledge" / "src" / "knowledge"
 USERS = {"alice": "alice-pass-1", "bob": "bob-password-2", "carol": "carol-pass-3", "dave": "dave-password-4"}  # >= 12 chars: scale runs share a database
 USERS_ENV = ",".join(f"{u}:{p}" for u, p in USERS.items())
 MEAT_AND_FISH = ("chicken", "beef", "turkey", "pork", "salmon", "tuna", "fish", "shrimp", "ham")
@@ -49,10 +50,12 @@ MEAT_AND_FISH = ("chicken", "beef", "turkey", "pork", "salmon", "tuna", "fish", 
 
 # --- an ingested knowledge base, built once ---------------------------------------------------
 def _kb_fingerprint() -> str:
+    """The KB's files and the knowledge package's code: a cached index from older code is not reused."""
     digest = hashlib.sha256()
-    for path in sorted(p for p in KB_DIR.rglob("*") if p.is_file()):
-        digest.update(str(path.relative_to(KB_DIR)).encode())
-        digest.update(path.read_bytes())
+    for root in (KB_DIR, KNOWLEDGE_CODE):
+        for path in sorted(p for p in root.rglob("*") if p.is_file() and p.suffix != ".pyc"):
+            digest.update(str(path.relative_to(root)).encode())
+            digest.update(path.read_bytes())
     return digest.hexdigest()[:16]
 
 
@@ -64,7 +67,8 @@ def ingested_template(cache_root: Path) -> Path:
     staging = cache_root / f".staging-{uuid.uuid4().hex[:8]}"
     done = subprocess.run(
         [sys.executable, "-m", "chatbot.cli", "ingest"],
-        env=relais_env(staging), cwd=REPO_ROOT, capture_output=True, text=True, timeout=900, check=False,
+        env=relais_env(staging, RELAIS_PREFILL_BUDGET_S="120"),  # as shipped: the composer's vectors prefilled
+        cwd=REPO_ROOT, capture_output=True, text=True, timeout=900, check=False,
     )
     if done.returncode != 0:
         raise RuntimeError(f"ingest failed:\n{done.stdout[-2000:]}\n{done.stderr[-2000:]}")
