@@ -212,23 +212,33 @@ def run_main(name: str, title: str, body: Any) -> int:
 
 # --- environment ------------------------------------------------------------------------------
 @contextlib.contextmanager
-def temp_data_dir(prefix: str = "relais-bench-") -> Iterator[Path]:
-    """Point RELAIS_DATA_DIR at a fresh temp folder (settings and KB caches cleared both ways)."""
+def pointed_at(folder: Path) -> Iterator[None]:
+    """RELAIS_DATA_DIR = `folder` for this process (settings and KB caches cleared both ways)."""
     from relais.settings import get_settings
 
     previous = os.environ.get("RELAIS_DATA_DIR")
-    folder = Path(tempfile.mkdtemp(prefix=prefix))
     os.environ["RELAIS_DATA_DIR"] = str(folder)
     _forget_cached_settings(get_settings)
     try:
-        yield folder
+        yield
     finally:
         if previous is None:
             os.environ.pop("RELAIS_DATA_DIR", None)
         else:
             os.environ["RELAIS_DATA_DIR"] = previous
         _forget_cached_settings(get_settings)
+
+
+@contextlib.contextmanager
+def temp_data_dir(prefix: str = "relais-bench-") -> Iterator[Path]:
+    """Point RELAIS_DATA_DIR at a fresh temp folder (settings and KB caches cleared both ways)."""
+    folder = Path(tempfile.mkdtemp(prefix=prefix))
+    try:
+        with pointed_at(folder):
+            yield folder
+    finally:
         shutil.rmtree(folder, ignore_errors=True)
+
 
 def _forget_cached_settings(get_settings: Any) -> None:
     get_settings.cache_clear()

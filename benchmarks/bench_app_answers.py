@@ -23,17 +23,15 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import contextlib
 import os
 import shutil
 import subprocess
 import tempfile
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from benchmarks._common import REPO_ROOT, BenchResult, Check, percentile, run_main
+from benchmarks._common import REPO_ROOT, BenchResult, Check, percentile, pointed_at, run_main
 from benchmarks.bench_answers import QUESTIONS, TARGET_P95_S, simultaneous
 
 READY_TIMEOUT_S = 240.0
@@ -119,26 +117,6 @@ def answer_path(folder: Path, rounds: int) -> dict[str, list[float]]:
                 out[mode].extend(simultaneous(kb, QUESTIONS))
         batcher.window_s = window
         return out
-
-
-@contextlib.contextmanager
-def pointed_at(folder: Path) -> Iterator[None]:
-    """RELAIS_DATA_DIR = `folder` for this process (settings and KB caches cleared both ways)."""
-    from relais.settings import get_settings
-
-    from benchmarks._common import _forget_cached_settings
-
-    previous = os.environ.get("RELAIS_DATA_DIR")
-    os.environ["RELAIS_DATA_DIR"] = str(folder)
-    _forget_cached_settings(get_settings)
-    try:
-        yield
-    finally:
-        if previous is None:
-            os.environ.pop("RELAIS_DATA_DIR", None)
-        else:
-            os.environ["RELAIS_DATA_DIR"] = previous
-        _forget_cached_settings(get_settings)
 
 
 def export_tree(ref: str, dest: Path) -> Path:

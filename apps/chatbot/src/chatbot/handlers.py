@@ -7,13 +7,13 @@ import logging
 from typing import Any
 
 import chainlit as cl
+from relais.logging import configure_logging
+from relais.settings import get_settings
 
 from chatbot.auth import ensure_auth_secret
 from chatbot.ui.pending import begin_turn, schedule_after_resume
 from chatbot.ui.render import close_source_panel
 from chatbot.workers import ensure_worker_pool
-from relais.logging import configure_logging
-from relais.settings import get_settings
 
 logger = logging.getLogger(__name__)
 
@@ -29,13 +29,12 @@ PROFILES: dict[str, str] = {
 
 def startup() -> None:
     """Process start: logging with secret scrubbing, the auth secret, the element file route."""
-    from chatbot.blobs import register_blob_route
-    from chatbot.feedback_routes import register_feedback_routes
-
     from chainlit.server import app, sio
 
     from chatbot import edge, session_router
+    from chatbot.blobs import register_blob_route
     from chatbot.doctor import refuse_unsafe_start
+    from chatbot.feedback_routes import register_feedback_routes
 
     settings = get_settings()
     configure_logging(settings.relais_log_level, settings.secret_values())
@@ -51,8 +50,9 @@ def startup() -> None:
     from chatbot.warm import start_warm_start
 
     start_warm_start(settings)  # encoders, Chroma, BM25 loaded before /relais/ready says ready
-    from chatbot.ui.translations import register_translation_route
     from relais.models import is_offline
+
+    from chatbot.ui.translations import register_translation_route
 
     register_translation_route(lambda: is_offline(get_settings()))  # the footer matches the engine
     from chatbot.admin import register_admin_routes

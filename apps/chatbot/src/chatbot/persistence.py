@@ -16,14 +16,13 @@ from collections import OrderedDict
 from typing import Any
 
 from chainlit.data.sql_alchemy import SQLAlchemyDataLayer
+from relais.settings import Settings
 from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from relais.settings import Settings
-
 logger = logging.getLogger(__name__)
 
-from chatbot.core.modes import ALTER, MODE_KEY, NORMAL  # noqa: E402  (re-exported)
+from chatbot.core.modes import ALTER, MODE_KEY, NORMAL
 
 _POSTGRES_DDL = """
 CREATE TABLE IF NOT EXISTS users (

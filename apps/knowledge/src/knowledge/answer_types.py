@@ -158,7 +158,7 @@ def days_named(text: str) -> frozenset[int]:
     days: set[int] = set()
     for match in _DAY_RANGE.finditer(low):
         start, end = _DAYS[match.group(1)], _DAYS[match.group(2)]
-        days.update(range(start, end + 1) if start <= end else [*range(start, 7), *range(0, end + 1)])
+        days.update(range(start, end + 1) if start <= end else [*range(start, 7), *range(end + 1)])
     low = _DAY_RANGE.sub(" ", low)
     for pattern, group in _DAY_GROUPS:
         if pattern.search(low):

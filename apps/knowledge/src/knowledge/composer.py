@@ -40,8 +40,8 @@ from knowledge.fragments import _POINTER as POINTER
 from knowledge.fragments import _dangling as opens_on_pronoun
 from knowledge.language import detect_language
 from knowledge.lexical import analyse_query
-from knowledge.passage_units import Unit, capitalise, split_sentences, units_of
 from knowledge.list_context import gather_lists, heading_of, render_item
+from knowledge.passage_units import Unit, capitalise, split_sentences, units_of
 from knowledge.polarity import answer_polarity
 from knowledge.question_kind import (
     HOWTO,
@@ -50,8 +50,8 @@ from knowledge.question_kind import (
     YESNO,
     asks_quantity,
     polarity,
-    states_polarity,
     question_kind,
+    states_polarity,
     states_quantity,
 )
 from knowledge.retrieval import Hit

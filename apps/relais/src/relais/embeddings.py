@@ -9,9 +9,10 @@ from __future__ import annotations
 import os
 import threading
 import time
+from collections.abc import Callable, Sequence
 from concurrent.futures import Future
-from functools import lru_cache
-from typing import Callable, Protocol, Sequence
+from functools import cache
+from typing import Protocol
 
 import numpy as np
 
@@ -181,6 +182,6 @@ def get_embedder(name: str | None = None) -> Embedder:
     return _load(name)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _load(name: str) -> Embedder:
     return _FACTORIES[name]()

@@ -13,18 +13,18 @@ combined 95.7% (see README, Quality).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import Sequence
 
 import numpy as np
 import yaml
+from relais.embeddings import Embedder, get_embedder
+from relais.settings import Settings, get_settings
 
 from chatbot.core.input_guard import InputGuard, Verdict, vocabulary
 from chatbot.core.intent_classifier import IntentType
-from relais.embeddings import Embedder, get_embedder
-from relais.settings import Settings, get_settings
 
 DEFAULT_ENCODERS = ("use-multilingual",)
 
