@@ -26,6 +26,7 @@ PLACE = "place"
 CONTACT = "contact"
 BENEFIT = "benefit"
 QUANTITY = "quantity"  # "how much <something>": any stated number
+ALL_TYPES = frozenset({MONEY, TIME, DURATION, AGE, FREQUENCY, PLACE, CONTACT, BENEFIT, QUANTITY})
 
 _I = re.IGNORECASE
 

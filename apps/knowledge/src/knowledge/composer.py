@@ -34,7 +34,7 @@ from typing import Any
 
 import numpy as np
 
-from knowledge.answer_types import asked_types, days_named, states_type
+from knowledge.answer_types import ALL_TYPES, asked_types, days_named, states_type
 from knowledge.embedding_cache import embed_texts
 from knowledge.fragments import _POINTER as POINTER
 from knowledge.fragments import _dangling as opens_on_pronoun
@@ -202,6 +202,22 @@ def _linked_articles(c: _Candidate, kb: Any, have: set[tuple[str, int]]) -> list
 
 def _titles(kb: Any) -> set[str]:
     return set(kb.source_titles()) if kb is not None and hasattr(kb, "source_titles") else set()
+
+
+def encoded_texts(chunk: Hit, kb: Any, titles: set[str] | None = None) -> list[str]:
+    """Every text the composer may encode for `chunk`'s units, whatever the question: each unit's
+    "heading: unit" and its typed clauses for any answer type (`knowledge.unit_cache` fills the
+    vector cache with them; pass `titles` = `article_titles(kb)` when calling it per chunk)."""
+    texts: list[str] = []
+    for c in _units([(chunk, 0.0)], set(), titles=_titles(kb) if titles is None else titles):
+        texts.append(_embed_text(c))
+        texts.extend(_clauses(c, ALL_TYPES))
+    return texts
+
+
+def article_titles(kb: Any) -> set[str]:
+    """The base's article titles (a list item that is only one of them is a pointer, not quoted)."""
+    return _titles(kb)
 
 
 def _units(passages: list[tuple[Hit, float]], seen: set[str], wanted: Any = None,

@@ -5,9 +5,8 @@ encoding "heading: unit" texts through the content-hash cache (`knowledge.embedd
 After a fresh ingest that cache is empty, so the first simultaneous questions encoded their
 passages one question at a time on the encoder lock (16 questions at once: first-round p50
 22–29 s instead of ~1 s warm), and encoded shared passages twice. `prefill_unit_vectors` walks
-every chunk with the composer's own functions (`_units`, `_embed_text`, `_clauses`: the exact
-texts it will look up) and encodes what is missing in batches, with the multilingual twin too
-for the articles in a language the main encoder does not read (their questions are scored with
+every chunk with the composer's own `encoded_texts` (the exact texts it will look up) and
+encodes what is missing in batches, with the multilingual twin too for the articles in a language the main encoder does not read (their questions are scored with
 both). Run at the end of every ingest (`knowledge.ingest`), within `RELAIS_PREFILL_BUDGET_S`.
 """
 
@@ -20,28 +19,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from knowledge.answer_types import (
-    AGE,
-    BENEFIT,
-    CONTACT,
-    DURATION,
-    FREQUENCY,
-    MONEY,
-    PLACE,
-    QUANTITY,
-    TIME,
-)
-from knowledge.composer import _clauses, _embed_text, _titles, _units
+from knowledge.composer import article_titles, encoded_texts
 from knowledge.cross_language import reads
 from knowledge.embedding_cache import EmbeddingCache, embed_texts, text_key
 from knowledge.retrieval import Hit
 
 logger = logging.getLogger(__name__)
-
-# every answer type a question may ask: a compound sentence's clauses are scored one by one for
-# the asked type, so each clause that states some type is a text the composer may look up
-ALL_TYPES = frozenset({MONEY, TIME, DURATION, AGE, FREQUENCY, PLACE, CONTACT, BENEFIT, QUANTITY})
-
 
 @dataclass
 class Prefill:
@@ -65,15 +48,11 @@ def _chunks(kb: Any) -> Iterator[tuple[Hit, str]]:
 def unit_texts(kb: Any, languages: set[str] | None = None) -> list[str]:
     """Every "heading: unit" text (and typed clause) the composer may score, once each, in
     document order; only from articles in `languages` when given."""
-    titles = _titles(kb)
+    titles = article_titles(kb)
     texts: dict[str, None] = {}
     for chunk, language in _chunks(kb):
-        if languages is not None and language not in languages:
-            continue
-        for c in _units([(chunk, 0.0)], set(), titles=titles):
-            texts[_embed_text(c)] = None
-            for clause in _clauses(c, ALL_TYPES):
-                texts[clause] = None
+        if languages is None or language in languages:
+            texts.update(dict.fromkeys(encoded_texts(chunk, kb, titles)))
     return list(texts)
 
 
