@@ -6,8 +6,8 @@
  *   title, without Chainlit's "Used" in front of it;
  * - the sources side panel opens only from a source chip: Chainlit opens it by itself, with every
  *   excerpt of the conversation stacked, whenever a thread's side elements appear (a reload,
- *   back/forward, a thread opened from the sidebar); the server closes it after each answer and
- *   resume (chatbot.ui.render.close_source_panel), this closes it on the other paths.
+ *   back/forward, a thread opened from the sidebar); this closes any panel no chip click opened
+ *   (the server also closes it after each answer: chatbot.ui.render.close_source_panel).
  * Texts follow the browser's language, like Chainlit's own translations. */
 (function () {
   "use strict";

@@ -11,8 +11,7 @@ from relais.logging import configure_logging
 from relais.settings import get_settings
 
 from chatbot.auth import ensure_auth_secret
-from chatbot.ui.pending import begin_turn, schedule_after_resume
-from chatbot.ui.render import close_source_panel
+from chatbot.ui.pending import begin_turn
 from chatbot.workers import ensure_worker_pool
 
 logger = logging.getLogger(__name__)
@@ -127,9 +126,6 @@ async def on_chat_resume(thread: dict[str, Any]) -> None:
     resume = getattr(module, "on_chat_resume", None)
     if resume is not None:
         await resume(thread)
-    # Chainlit's page opens the side panel by itself when the re-emitted thread has source
-    # excerpts; it stays closed until a source chip is clicked, as in a live conversation.
-    schedule_after_resume(close_source_panel)
 
 
 async def on_message(message: cl.Message) -> None:
