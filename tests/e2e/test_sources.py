@@ -1,7 +1,7 @@
 """Sources belong to their answer (issue 19): each answer's chips open that answer's excerpts
 under their own titles, nothing accumulates across answers, a "not found" shows no sources,
 and the side panel never opens by itself (only a chip click opens it) — also when the thread is
-shown again (page reload, opened from the sidebar, back and forward), where Chainlit re-opens it on its own.
+shown again (page reload, opened from the sidebar, back and forward, a second tab), where Chainlit re-opens it on its own.
 Screenshots: test-artifacts/browser/19-*.png."""
 
 from __future__ import annotations
@@ -116,3 +116,14 @@ def test_sources_belong_to_their_answer(new_page, app_url: str) -> None:
     wait_answers_back(page, answers + 1)
     assert_panel_stays_closed(page)
     shot(page, "19-09-back-forward-panel-closed")
+
+    other = page.context.new_page()  # the same thread in a second tab
+    other.set_default_timeout(240_000)
+    other.goto(f"{app_url}/thread/{thread_id}")
+    wait_answers_back(other, answers + 1)
+    assert_panel_stays_closed(other)
+    open_chip(other, second_index, "gym-hours.md")
+    open_chip(other, second_index, "gym-hours.md")  # a double click on a chip: still its own excerpt, once
+    assert "9:00 p.m." in panel_text(other) and "$5/month" not in panel_text(other)
+    assert panel_text(other).count("Gym hours and access —") == 1
+    shot(other, "19-10-second-tab-chip")
