@@ -134,11 +134,12 @@ def start_side(data_dir: Path, work: Path, tree: Path | None, **env: str) -> Any
 
     if tree is None:
         return start_stack(data_dir, work, **env)
-    paths = ":".join(str(src) for src in sorted((tree / "apps").glob("*/src")))  # its packages first
-    env = {**env, "PYTHONPATH": paths}
+    flat = (tree / "src" / "chatbot").is_dir()  # today's layout; older commits nest apps/X/src/X
+    paths = str(tree / "src") if flat else ":".join(str(s) for s in sorted((tree / "apps").glob("*/src")))
+    env = {**env, "PYTHONPATH": paths}  # its packages first
     agent = agent_server(data_dir, work, **env).start()
     app = chainlit_server(data_dir, work, ENABLE_ORCHESTRATOR="true", EXTERNAL_AGENT_URL=agent.url, **env)
-    app.args[app.args.index(str(APP_FILE))] = str(tree / APP_FILE.relative_to(REPO_ROOT))
+    app.args[app.args.index(str(APP_FILE))] = str(tree / ("src/chatbot/app.py" if flat else "apps/chatbot/app.py"))
     try:
         app.start()
     except Exception:
@@ -166,7 +167,7 @@ def body(result: BenchResult, rounds: int, before_ref: str | None = None) -> Non
         loads.append(round(os.getloadavg()[0], 2))
         sides: dict[str, tuple[Path | None, dict[str, str]]] = {
             "off": (None, {"RELAIS_QUERY_BATCH_MS": "0"}), "on": (None, {})}
-        if before_ref and Path(before_ref).is_dir():  # a source tree prepared by hand (its apps/*/src)
+        if before_ref and Path(before_ref).is_dir():  # a source tree prepared by hand
             sides["before"] = (Path(before_ref).resolve(), {})
             result.figures["before = tree"] = before_ref
         elif before_ref:
@@ -234,7 +235,7 @@ def fresh_ingest(dest: Path, **env: str) -> float:
     from tests.chainlit_driver import relais_env
 
     started = time.perf_counter()
-    done = subprocess.run([sys.executable, "-m", "chatbot.cli", "ingest"], env=relais_env(dest, **env), cwd=REPO_ROOT,
+    done = subprocess.run([sys.executable, "-m", "cli.app", "ingest"], env=relais_env(dest, **env), cwd=REPO_ROOT,
                           capture_output=True, text=True, timeout=900, check=False)
     if done.returncode != 0:
         raise RuntimeError(f"ingest failed:\n{done.stdout[-2000:]}\n{done.stderr[-2000:]}")
@@ -317,7 +318,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=2)
     parser.add_argument("--before-ref", help="also run the app of this commit, or of this source tree (a folder "
-                        "holding apps/*/src and apps/chatbot/app.py), batching on, side by side")
+                        "holding src/ (or an older apps/*/src) and its app.py), batching on, side by side")
     parser.add_argument("--cold-first-round", action="store_true", help="instead: the first round after a fresh "
                         "ingest, composer unit vectors prefilled at ingest (on) or not (off), side by side")
     args = parser.parse_args(argv)

@@ -56,9 +56,10 @@ def bare_graph(model: Any, saver: Any) -> Any:
 
 
 async def measure(saver: Any, turns: int, threads: int, warmup: int = 2) -> dict[str, list[float]]:
+    from langchain_core.messages import HumanMessage
+
     from coach.graph import build_coach_graph
     from coach.runner import CoachRunner
-    from langchain_core.messages import HumanMessage
     from relais.events import DoneEvent, ErrorEvent, InterruptEvent, TextChunk
 
     runner = CoachRunner(build_coach_graph(scripted_model(), saver), engine="scripted")

@@ -8,7 +8,7 @@ Timed, each in a new process, in ABBA order:
   vs a minimal retrieval program doing the unavoidable work — import sentence-transformers and
   chromadb, load MiniLM, encode the question, query the same Chroma collection, print the top
   chunk. The ratio is what our CLI, settings, hybrid retrieval and answer engine add on top.
-- `python -m chainlit run apps/chatbot/app.py --headless` until `GET /` answers 200, vs the same
+- `python -m chainlit run src/chatbot/app.py --headless` until `GET /` answers 200, vs the same
   command on a bare one-handler Chainlit app (same config folder, same cwd).
 Interpreter start (`python -c pass`) is shown for scale.
 
@@ -74,7 +74,7 @@ def bench_env(data: Path) -> dict[str, str]:
 
 
 def relais_cmd(*args: str) -> list[str]:
-    return [sys.executable, "-m", "chatbot.cli", *args]
+    return [sys.executable, "-m", "cli.app", *args]
 
 
 def timed_run(cmd: list[str], env: dict[str, str], check: Callable[[str], bool], timeout: float = 180) -> float:
@@ -160,7 +160,7 @@ def run(result: BenchResult, repeats: int = 2) -> None:
             repeats)
         bare_app = Path(tmp) / "bare_app.py"
         bare_app.write_text(BARE_CHAINLIT_APP)
-        ours_app = REPO_ROOT / "apps" / "chatbot" / "app.py"
+        ours_app = REPO_ROOT / "src" / "chatbot" / "app.py"
 
         def page(app: Path) -> float:
             port = free_port()

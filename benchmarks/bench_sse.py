@@ -89,8 +89,9 @@ async def timed(stream: AsyncIterator[Any], is_text: Callable[[Any], bool]) -> t
 
 async def measure(url: str, events: int, rounds: int, warmup: int = 3) -> dict[str, dict[str, list[float]]]:
     import httpx
-    from chatbot.core import external_agent as ea
     from httpx_sse import aconnect_sse
+
+    from assistant import external_agent as ea
     from relais.events import TextChunk
     from relais.settings import Settings, get_settings
 

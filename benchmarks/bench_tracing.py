@@ -120,7 +120,7 @@ def span_cost_us(variants: Variants, turns: int = 2000) -> dict[str, float]:
 def run(result: BenchResult, rounds: int, kb_data: Path | None) -> None:
     import shutil
 
-    from chatbot.core.orchestrator import Orchestrator
+    from assistant.orchestrator import Orchestrator
     from knowledge.ingest import ingest_folder
     from relais.retry import RetryPolicy
     from relais.serving import serve

@@ -161,6 +161,7 @@ def main(argv: list[str] | None = None) -> int:
         print(json.dumps({"error": "the onnx package is not importable: torch.onnx.export cannot run"}))
         return 1
     import torch
+
     from relais.embeddings import get_embedder
 
     facts = machine_facts()

@@ -22,8 +22,8 @@ fi
 echo "[install] locked dependencies (requirements.lock)"
 "$VENV/bin/uv" pip install -q --python "$VENV/bin/python" -r requirements.lock
 "$VENV/bin/uv" pip install -q --python "$VENV/bin/python" --no-deps -e .
-# Every apps/*/src on sys.path, so packages added later need no reinstall.
+# src/ on sys.path, so packages added later need no reinstall.
 site=$("$VENV/bin/python" -c "import sysconfig; print(sysconfig.get_paths()['purelib'])")
-ls -d "$PWD"/apps/*/src > "$site/relais-apps.pth"
+echo "$PWD/src" > "$site/relais-apps.pth"
 echo "$want" > "$stamp"
 echo "[install] done in $(( $(date +%s) - start ))s"

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import asyncio
 import os
-import signal
 import shutil
+import signal
 import subprocess
 import sys
 import time
@@ -21,7 +21,7 @@ import socketio
 
 from tests.conftest import REPO_ROOT, free_port
 
-APP_FILE = REPO_ROOT / "apps" / "chatbot" / "app.py"
+APP_FILE = REPO_ROOT / "src" / "chatbot" / "app.py"
 
 
 class ServerProcess:
@@ -110,7 +110,7 @@ def chainlit_server(data_dir: Path, workdir: Path, port: int | None = None, **en
 
 def agent_server(data_dir: Path, workdir: Path, port: int | None = None, **env: str) -> ServerProcess:
     port = port or free_port()
-    args = [sys.executable, "-m", "chatbot.cli", "agent", "serve", "--host", "127.0.0.1", "--port", str(port)]
+    args = [sys.executable, "-m", "cli.app", "agent", "serve", "--host", "127.0.0.1", "--port", str(port)]
     return ServerProcess(args, port, relais_env(data_dir, **env), cwd=REPO_ROOT, log=workdir / f"agent-{port}.log", health="/health")
 
 

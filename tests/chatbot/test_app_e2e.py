@@ -16,7 +16,14 @@ import httpx
 import pytest
 import socketio
 
-from tests.chainlit_driver import ChatSession, agent_server, chainlit_server, list_threads, login, relais_env
+from tests.chainlit_driver import (
+    ChatSession,
+    agent_server,
+    chainlit_server,
+    list_threads,
+    login,
+    relais_env,
+)
 from tests.conftest import REPO_ROOT, free_port
 from tests.resilience.harness import get_thread
 
@@ -27,7 +34,7 @@ pytestmark = pytest.mark.slow
 def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict]:
     work = tmp_path_factory.mktemp("app-e2e")
     data_dir = work / "data"
-    subprocess.run([sys.executable, "-m", "chatbot.cli", "ingest"], env=relais_env(data_dir), cwd=REPO_ROOT, check=True, capture_output=True, timeout=300)
+    subprocess.run([sys.executable, "-m", "cli.app", "ingest"], env=relais_env(data_dir), cwd=REPO_ROOT, check=True, capture_output=True, timeout=300)
     agent = agent_server(data_dir, work).start()
     app_port = free_port()
     env = dict(ENABLE_ORCHESTRATOR="true", EXTERNAL_AGENT_URL=agent.url)
@@ -154,7 +161,7 @@ def test_relais_ask_uses_the_running_app(stack: dict) -> None:
 
     def ask(port: int) -> dict:
         env = relais_env(stack["data_dir"], APP_PORT=str(port))
-        done = subprocess.run([sys.executable, "-m", "chatbot.cli", "ask", "How much does the base plan cost?", "--json"],
+        done = subprocess.run([sys.executable, "-m", "cli.app", "ask", "How much does the base plan cost?", "--json"],
                               env=env, cwd=REPO_ROOT, capture_output=True, text=True, timeout=300)
         assert done.returncode == 0, done.stderr
         return __import__("json").loads(done.stdout)

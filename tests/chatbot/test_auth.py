@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import pytest
+from pydantic import SecretStr
+
 from chatbot.auth import (
     check_password,
     exposure_problem,
@@ -12,7 +14,6 @@ from chatbot.auth import (
     verify_password,
     weak_credentials,
 )
-from pydantic import SecretStr
 from relais.settings import Settings
 
 

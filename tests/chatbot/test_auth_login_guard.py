@@ -7,9 +7,10 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
+from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
+
 from chatbot.login_guard import LoginGuard, Refusal
 from relais.settings import Settings
-from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
 
 class Clock:

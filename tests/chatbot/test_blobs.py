@@ -6,6 +6,7 @@ from __future__ import annotations
 import uuid
 
 import pytest
+
 from chatbot.blobs import MAX_BLOB_BYTES, DatabaseBlobStore, blob_url, owner_of, response_headers
 from chatbot.persistence import create_data_layer
 from relais.settings import get_settings

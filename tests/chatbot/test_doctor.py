@@ -8,11 +8,11 @@ import sys
 from pathlib import Path
 
 import pytest
+from pydantic import SecretStr
+
 from chatbot import doctor
 from chatbot.doctor import Check, run_checks
-from pydantic import SecretStr
 from relais.settings import Settings
-
 from tests.chainlit_driver import APP_FILE, agent_server, app_root, relais_env
 from tests.conftest import REPO_ROOT, free_port
 
@@ -91,7 +91,7 @@ def test_external_agent_health_and_token_on_the_real_service(tmp_path: Path) -> 
 @pytest.mark.slow
 def test_the_command_prints_json_and_exits_non_zero_on_failure(tmp_path: Path) -> None:
     env = relais_env(tmp_path / "data", CHROMA_HOST="127.0.0.1", CHROMA_PORT=str(closed_port()))
-    done = subprocess.run([sys.executable, "-m", "chatbot.cli", "doctor", "--json", "--quick"], env=env,
+    done = subprocess.run([sys.executable, "-m", "cli.app", "doctor", "--json", "--quick"], env=env,
                           cwd=REPO_ROOT, capture_output=True, text=True, timeout=300, check=False)
     assert done.returncode == 1, done.stdout + done.stderr
     result = json.loads(done.stdout)

@@ -15,7 +15,16 @@ from chainlit.types import Feedback
 from chainlit.user import User
 from typer.testing import CliRunner
 
-from chatbot.feedback import COACH, HELP_CENTER, TURN_KEY, collect_feedback, to_csv, to_eval_cases, to_jsonl, turn_record
+from chatbot.feedback import (
+    COACH,
+    HELP_CENTER,
+    TURN_KEY,
+    collect_feedback,
+    to_csv,
+    to_eval_cases,
+    to_jsonl,
+    turn_record,
+)
 from chatbot.persistence import create_data_layer
 from relais.settings import get_settings
 
@@ -130,7 +139,7 @@ async def test_export_carries_the_rated_turn(backend: str) -> None:
 
 
 def test_cli_export_formats_and_eval_cases(tmp_path) -> None:
-    from chatbot.cli import app
+    from cli.app import app
 
     async def rate() -> None:
         layer = await create_data_layer(get_settings())

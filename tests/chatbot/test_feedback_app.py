@@ -15,7 +15,14 @@ import pytest
 
 from tests.chainlit_driver import chainlit_server, relais_env
 from tests.conftest import REPO_ROOT
-from tests.resilience.harness import USERS_ENV, cache_root_for, get_thread, ingested_data_dir, login_as, open_chat
+from tests.resilience.harness import (
+    USERS_ENV,
+    cache_root_for,
+    get_thread,
+    ingested_data_dir,
+    login_as,
+    open_chat,
+)
 
 pytestmark = pytest.mark.slow
 
@@ -69,7 +76,7 @@ async def test_thumb_kept_shown_on_resume_and_exported(app: dict) -> None:
     assert steps[answer_id]["feedback"]["id"] == feedback_id
     assert sum(1 for s in resumed.resumed["steps"] if s["id"] == answer_id) == 1
 
-    export = subprocess.run([sys.executable, "-m", "chatbot.cli", "feedback", "export"], env=relais_env(app["data_dir"]),
+    export = subprocess.run([sys.executable, "-m", "cli.app", "feedback", "export"], env=relais_env(app["data_dir"]),
                             cwd=REPO_ROOT, capture_output=True, text=True, timeout=120, check=True)
     rows = [json.loads(line) for line in export.stdout.splitlines()]
     row = next(r for r in rows if r["message_id"] == answer_id)

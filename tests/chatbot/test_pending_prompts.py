@@ -32,7 +32,7 @@ WORKOUT = "Build muscle, lose fat — suggest a workout plan"
 def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]:
     work = tmp_path_factory.mktemp("pending-prompts")
     data_dir = work / "data"
-    subprocess.run([sys.executable, "-m", "chatbot.cli", "ingest"], env=relais_env(data_dir), cwd=REPO_ROOT,
+    subprocess.run([sys.executable, "-m", "cli.app", "ingest"], env=relais_env(data_dir), cwd=REPO_ROOT,
                    check=True, capture_output=True, timeout=600)
     agent = agent_server(data_dir, work).start()
     app = chainlit_server(data_dir, work, ENABLE_ORCHESTRATOR="true", EXTERNAL_AGENT_URL=agent.url).start()

@@ -6,7 +6,14 @@ import uuid
 
 from chainlit.user import User
 
-from chatbot.persistence import ALTER, NORMAL, create_data_layer, create_data_layer_sync, read_thread_mode, write_alter_mode
+from chatbot.persistence import (
+    ALTER,
+    NORMAL,
+    create_data_layer,
+    create_data_layer_sync,
+    read_thread_mode,
+    write_alter_mode,
+)
 from chatbot.session import history_from_steps, mode_from_thread
 from relais.settings import get_settings
 

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from chainlit.user import User
+
 from chatbot.persistence import RelaisDataLayer, create_data_layer, ensure_schema, is_write
 from relais.settings import get_settings
 

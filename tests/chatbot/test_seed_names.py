@@ -9,9 +9,9 @@ from typing import Any
 
 import pytest
 
-from chatbot.core import external_agent
-from chatbot.core.orchestrator import Orchestrator, prepare_rag_context
-from chatbot.core.prompts import BASE_SYSTEM_PROMPT, ESCALATION_INSTRUCTIONS
+from assistant import external_agent
+from assistant.orchestrator import Orchestrator, prepare_rag_context
+from assistant.prompts import BASE_SYSTEM_PROMPT, ESCALATION_INSTRUCTIONS
 from relais.events import DoneEvent, ErrorEvent, TextChunk
 from relais.settings import Settings
 from relais.testing import ScriptedChatModel

@@ -18,8 +18,8 @@ from pathlib import Path
 import pytest
 from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
 
-from chatbot.core.external_agent import ExternalAgentClient
-from chatbot.core.orchestrator import Orchestrator
+from assistant.external_agent import ExternalAgentClient
+from assistant.orchestrator import Orchestrator
 from coach.runner import CoachRunner
 from coach.service import create_app
 from relais import tracing
@@ -85,7 +85,10 @@ async def test_span_tree_of_a_handoff_turn(tmp_path: Path, tmp_path_factory: pyt
 
 # --- a real OTLP/HTTP collector -----------------------------------------------------------------
 def _receiver() -> tuple[object, dict[bytes, list[tuple[str, str]]]]:
-    from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import ExportTraceServiceRequest, ExportTraceServiceResponse
+    from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import (
+        ExportTraceServiceRequest,
+        ExportTraceServiceResponse,
+    )
     from starlette.applications import Starlette
     from starlette.requests import Request
     from starlette.responses import Response

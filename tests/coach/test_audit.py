@@ -14,6 +14,9 @@ import time
 from typing import Any
 
 import pytest
+from langchain_core.messages import AIMessage, HumanMessage
+from langgraph.checkpoint.memory import InMemorySaver
+
 from coach.audit import COACH_ROUTER_CONTRACT, advisor_context, respects_food_restrictions
 from coach.graph import build_coach_graph
 from coach.runner import CoachRunner
@@ -22,8 +25,6 @@ from handoff_audit.forward import ForwardAudit
 from handoff_audit.receipt import assert_no_content
 from handoff_audit.recorder import ReceiptStore
 from handoff_audit.verifiers import TurnOutcome
-from langchain_core.messages import AIMessage, HumanMessage
-from langgraph.checkpoint.memory import InMemorySaver
 from relais.events import TextChunk
 from relais.settings import get_settings
 from relais.testing import ScriptedChatModel

@@ -6,10 +6,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+
 from coach.checkpoint import describe_target, open_checkpointer
 from coach.graph import build_coach_graph
 from coach.runner import CoachRunner
-
 from tests.coach.conftest import SEED_TURNS, collect
 from tests.conftest import scale_services
 

@@ -6,8 +6,9 @@ import json
 from pathlib import Path
 
 import typer
-from coach.cli import agent_app, coach_app, eval_router_command
 from typer.testing import CliRunner
+
+from coach.cli import agent_app, coach_app, eval_router_command
 
 runner = CliRunner()
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+
 from coach.constraints import Constraints, extract_constraints, is_acknowledgement
 from coach.language import conversation_language, detect_language
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 
 import pytest
+
 from coach.folding import (
     FOLD_MIN_CHARS,
     FOLD_MIN_LINES,
@@ -20,7 +21,6 @@ from coach.runner import CoachRunner
 from coach.service import sse_event
 from relais.events import AgentEvent, TextChunk
 from relais.testing import ScriptedChatModel, tool_call
-
 from tests.coach.conftest import collect, text_of
 
 PLAN = "## Your plan\n" + "".join(f"- Day {i}: squat 3x8, row 3x10\n" for i in range(1, 15))

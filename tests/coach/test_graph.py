@@ -5,14 +5,14 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from langchain_core.messages import AIMessage, HumanMessage, SystemMessage, ToolMessage
+from langgraph.types import Command
+
 from coach.graph import HUMAN, NUTRITION_TOOL_NODE, ROUTER, WORKOUT_TOOL_NODE, build_coach_graph
 from coach.human import resume_text
 from coach.state import NUTRITION, WORKOUT
 from coach.tools import MealPlan, WorkoutPlan
-from langchain_core.messages import AIMessage, HumanMessage, SystemMessage, ToolMessage
-from langgraph.types import Command
 from relais.testing import ScriptedChatModel, tool_call
-
 from tests.coach.conftest import MEAT_AND_FISH, SEED_TURNS
 
 CONFIG = {"configurable": {"thread_id": "seed"}}

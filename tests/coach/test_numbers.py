@@ -5,13 +5,13 @@ targets — and an adjustment says what changed first, with the plan only when i
 from __future__ import annotations
 
 import pytest
+
 from coach.constraints import extract_constraints
 from coach.graph import build_coach_graph
 from coach.nutrition_rules import RuleBasedNutritionProvider
 from coach.runner import CoachRunner
 from coach.tools import meal_request, workout_request
 from coach.workout_rules import RuleBasedWorkoutProvider, _volume
-
 from tests.coach.conftest import collect, text_of
 
 REST = ("Rest or a walk", "Repos ou marche")

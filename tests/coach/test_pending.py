@@ -11,11 +11,11 @@ from typing import Any
 
 import httpx
 import pytest
+
 from coach.nutrition_rules import RuleBasedNutritionProvider
 from coach.runner import CoachRunner
 from coach.service import create_app
 from relais.settings import Settings
-
 from tests.coach.conftest import SEED_TURNS
 from tests.coach.test_service import saved_state, turn
 from tests.servers import serve

@@ -9,8 +9,8 @@ import textwrap
 from pathlib import Path
 
 import pytest
-from coach.runner import CoachRunner
 
+from coach.runner import CoachRunner
 from tests.coach.conftest import SEED_TURNS, collect
 
 CHILD = textwrap.dedent(

@@ -5,9 +5,10 @@ from __future__ import annotations
 import json
 
 import pytest
+from langchain_core.messages import AIMessage, HumanMessage
+
 from coach.cli import DEFAULT_ROUTER_CASES, evaluate_router, read_cases
 from coach.router import explain_route, normalize_agent, route, router_node
-from langchain_core.messages import AIMessage, HumanMessage
 
 W, N = "workout_advisor", "nutrition_advisor"
 

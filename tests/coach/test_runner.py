@@ -5,14 +5,14 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
+from langchain_core.messages import AIMessage, ToolMessage
+
 from coach.graph import build_coach_graph
 from coach.runner import CoachRunner, format_tool_call
 from coach.tools import WorkoutPlan, WorkoutRequest
 from coach.workout_rules import RuleBasedWorkoutProvider
-from langchain_core.messages import AIMessage, ToolMessage
 from relais.events import DoneEvent, ErrorEvent, InterruptEvent, TextChunk, ToolCallEvent
 from relais.testing import ScriptedChatModel, tool_call
-
 from tests.coach.conftest import SEED_TURNS, collect, kinds, text_of
 
 

@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
+from coach import CoachRunner
 from handoff_audit.classifier import VerdictCode, classify
 from handoff_audit.receipt import content_problems
-
-from coach import CoachRunner
 from relais.events import TextChunk
 from relais.settings import get_settings
 

@@ -7,13 +7,13 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+
 from coach.graph import build_coach_graph
 from coach.router import explain_route
 from coach.runner import CoachRunner
 from coach.scope import out_of_scope_reply
 from relais.events import InterruptEvent, ToolCallEvent
 from relais.testing import ScriptedChatModel
-
 from tests.coach.conftest import SEED_TURNS, collect, text_of
 
 FIRST = {"en": SEED_TURNS[0], "fr": "Je veux prendre du muscle et perdre du gras : propose-moi un programme"}

@@ -10,14 +10,14 @@ from typing import Any
 
 import httpx
 import pytest
+from httpx_sse import connect_sse
+from langgraph.checkpoint.sqlite import SqliteSaver
+
 from coach.graph import build_coach_graph
 from coach.runner import CoachRunner
 from coach.service import create_app
-from httpx_sse import connect_sse
-from langgraph.checkpoint.sqlite import SqliteSaver
 from relais.settings import Settings
 from relais.testing import ScriptedChatModel, tool_call
-
 from tests.coach.conftest import MEAT_AND_FISH, SEED_TURNS
 from tests.servers import serve
 

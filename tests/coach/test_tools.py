@@ -6,6 +6,10 @@ import itertools
 import json
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from langchain_core.messages import HumanMessage
+
 from coach._exercises import CARDIO, PATTERNS
 from coach._foods import FOODS
 from coach.constraints import ALLERGENS, diet_exclusions
@@ -19,9 +23,6 @@ from coach.tools import (
     make_workout_tool,
 )
 from coach.workout_rules import RuleBasedWorkoutProvider, excluded_tags
-from hypothesis import given, settings
-from hypothesis import strategies as st
-from langchain_core.messages import HumanMessage
 
 workouts = RuleBasedWorkoutProvider()
 meals = RuleBasedNutritionProvider()

@@ -7,9 +7,9 @@ the `Round r of N` line, i.e. the same things a human reading the log would use.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
-from collections.abc import Callable
 
 from langchain_core.messages import BaseMessage
 

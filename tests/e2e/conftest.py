@@ -45,7 +45,7 @@ def index_knowledge_base(data_dir: Path) -> None:
     import sys
 
     subprocess.run(
-        [sys.executable, "-m", "chatbot.cli", "ingest"], env=relais_env(data_dir), cwd=REPO_ROOT,
+        [sys.executable, "-m", "cli.app", "ingest"], env=relais_env(data_dir), cwd=REPO_ROOT,
         check=True, capture_output=True, timeout=600,
     )
 

@@ -11,9 +11,9 @@ import re
 from typing import Any
 
 import pytest
-from coach._exercises import INJURY_EXCLUDES, PATTERNS
 
-from tests.e2e.conftest import ask, login, last_answers, shot, wait_idle
+from coach._exercises import INJURY_EXCLUDES, PATTERNS
+from tests.e2e.conftest import ask, last_answers, login, shot, wait_idle
 
 pytestmark = pytest.mark.browser
 

@@ -12,8 +12,8 @@ Screenshots: test-artifacts/browser/13-kb-*.png and 17-kb-*.png.
 
 from __future__ import annotations
 
-import re
 import json
+import re
 import shutil
 from pathlib import Path
 from typing import Any, Callable, Iterator

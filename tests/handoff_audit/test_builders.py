@@ -17,7 +17,6 @@ from handoff_audit.builders import (
 )
 from handoff_audit.classifier import VerdictCode, classify
 from handoff_audit.receipt import assert_no_content, content_problems
-
 from tests.handoff_audit.factories import NOW
 
 ROUTES = ["workout_advisor", "nutrition_advisor"]

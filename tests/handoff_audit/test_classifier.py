@@ -5,9 +5,9 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 
 import pytest
+
 from handoff_audit.classifier import BOUNDARIES, VerdictCode, classify
 from handoff_audit.replay import load_cases, render_table, replay
-
 from tests.handoff_audit.factories import NOW, healthy, valid_wait
 
 CASES = load_cases()

@@ -5,11 +5,11 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from typer.testing import CliRunner
+
 from handoff_audit.cli import audit_app
 from handoff_audit.receipt import Receipt
 from handoff_audit.recorder import ReceiptStore
-from typer.testing import CliRunner
-
 from tests.handoff_audit.factories import healthy, valid_wait
 
 runner = CliRunner()

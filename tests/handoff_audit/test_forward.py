@@ -9,17 +9,17 @@ from datetime import UTC, datetime
 from typing import Any
 
 import pytest
-from handoff_audit.classifier import VerdictCode, classify
-from handoff_audit.forward import ForwardAudit, forward_receipt
-from handoff_audit.receipt import assert_no_content, content_problems
-from handoff_audit.recorder import ReceiptStore
-from relais.events import DoneEvent, ErrorEvent, InterruptEvent, TextChunk, ToolCallEvent
 from sse_starlette import EventSourceResponse, ServerSentEvent
 from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import PlainTextResponse, Response
 from starlette.routing import Route
 
+from handoff_audit.classifier import VerdictCode, classify
+from handoff_audit.forward import ForwardAudit, forward_receipt
+from handoff_audit.receipt import assert_no_content, content_problems
+from handoff_audit.recorder import ReceiptStore
+from relais.events import DoneEvent, ErrorEvent, InterruptEvent, TextChunk, ToolCallEvent
 from tests.servers import serve
 
 QUESTION = "Build muscle, lose fat — suggest a workout plan"
@@ -73,7 +73,7 @@ async def _forward(
     user_id: str | None = None,
 ) -> tuple[ForwardAudit, list[Any]]:
     """What the orchestrator does on an ALTER decision, with the audit around each step."""
-    from chatbot.core.external_agent import ExternalAgentClient
+    from assistant.external_agent import ExternalAgentClient
     from relais.retry import RetryPolicy
     from relais.settings import Settings
 
@@ -104,6 +104,7 @@ async def _forward(
 @pytest.mark.slow
 async def test_real_alter_forward_is_healthy_and_content_free(tmp_path) -> None:
     from chainlit.user import User
+
     from chatbot.persistence import create_data_layer
     from relais.settings import get_settings
 

@@ -11,6 +11,8 @@ from pathlib import Path
 from typing import Any, Literal
 
 import pytest
+from langchain_core.messages import AIMessage, HumanMessage, SystemMessage, ToolMessage
+
 from handoff_audit.builders import owner_id
 from handoff_audit.classifier import VerdictCode, classify
 from handoff_audit.langgraph_adapter import (
@@ -27,7 +29,6 @@ from handoff_audit.langgraph_adapter import (
 from handoff_audit.receipt import assert_no_content, content_problems
 from handoff_audit.recorder import ReceiptStore
 from handoff_audit.verifiers import Check, TurnOutcome
-from langchain_core.messages import AIMessage, HumanMessage, SystemMessage, ToolMessage
 
 
 def _call(call_id: str, name: str = "nutrition_plan") -> AIMessage:

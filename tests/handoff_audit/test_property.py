@@ -5,10 +5,10 @@ from __future__ import annotations
 from datetime import timedelta
 from typing import Any
 
-from handoff_audit.classifier import BOUNDARIES, FAILURE_CODES, VerdictCode, classify
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from handoff_audit.classifier import BOUNDARIES, FAILURE_CODES, VerdictCode, classify
 from tests.handoff_audit.factories import NOW
 
 names = st.from_regex(r"[a-z][a-z0-9_]{1,10}", fullmatch=True)

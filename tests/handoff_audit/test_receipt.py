@@ -5,9 +5,9 @@ from __future__ import annotations
 import json
 
 import pytest
-from handoff_audit.receipt import Receipt, assert_no_content, content_problems
 from pydantic import ValidationError
 
+from handoff_audit.receipt import Receipt, assert_no_content, content_problems
 from tests.handoff_audit.factories import healthy, valid_wait
 
 

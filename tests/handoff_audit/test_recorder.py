@@ -10,10 +10,10 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
+
 from handoff_audit.classifier import VerdictCode, classify
 from handoff_audit.receipt import Receipt
 from handoff_audit.recorder import ReceiptStore, UnsafeReceipt, read_receipts
-
 from tests.handoff_audit.factories import NOW, healthy, valid_wait
 
 

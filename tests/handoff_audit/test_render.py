@@ -5,7 +5,6 @@ from __future__ import annotations
 from handoff_audit.classifier import classify
 from handoff_audit.receipt import Receipt
 from handoff_audit.render import render_markdown
-
 from tests.handoff_audit.factories import NOW, healthy
 
 
@@ -49,7 +48,6 @@ def test_verdict_line_is_one_short_line_per_handoff() -> None:
     from handoff_audit.classifier import classify
     from handoff_audit.receipt import Receipt
     from handoff_audit.render import verdict_line
-
     from tests.handoff_audit.factories import healthy
 
     receipt = Receipt.model_validate(healthy())

@@ -10,7 +10,6 @@ import handoff_audit
 from handoff_audit.receipt import ResultCheck
 from handoff_audit.textscan import Lexicon, recommended_mentions
 from handoff_audit.verifiers import Check, ResultVerifier, TurnOutcome, verify
-
 from tests.handoff_audit.factories import NOW
 
 SHOUTS = Check("no_shouting", lambda o: o.reply != o.reply.upper())

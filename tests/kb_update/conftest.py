@@ -17,11 +17,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from langgraph.checkpoint.memory import InMemorySaver
+
 from kb_update.graph import Components, EngineConfig
 from kb_update.price_job import PriceChange, PriceChangeJob
 from kb_update.runner import ApprovalNeeded, Finished, KbUpdateRun, RunEvent, drive
 from kb_update.types import WorkerInput
-from langgraph.checkpoint.memory import InMemorySaver
 
 FIXTURE_KB = Path(__file__).parent / "fixture_kb"
 

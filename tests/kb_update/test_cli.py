@@ -3,9 +3,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import typer
-from kb_update.cli import kb_update_command
 from typer.testing import CliRunner
 
+from kb_update.cli import kb_update_command
 from tests.kb_update.conftest import snapshot
 
 app = typer.Typer()

@@ -6,12 +6,12 @@ import shutil
 from pathlib import Path
 
 import pytest
+
 from kb_update.graph import Components, EngineConfig
 from kb_update.markdown import paragraph_texts
 from kb_update.price_job import PriceChange, PriceChangeJob
 from kb_update.publish import knowledge_reingest
 from relais.settings import get_settings
-
 from tests.conftest import REPO_ROOT
 from tests.kb_update.conftest import Decisions, run_job
 

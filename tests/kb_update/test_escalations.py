@@ -9,14 +9,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from langgraph.checkpoint.memory import InMemorySaver
+
 from kb_update.crosscheck import KnowledgeBaseCheck
 from kb_update.escalations import decide, normalize_decision, parse_amount
 from kb_update.graph import Components
 from kb_update.price_job import PriceChange, PriceChangeJob
 from kb_update.prices import parse_price
 from kb_update.runner import ApprovalNeeded, KbUpdateRun, drive
-from langgraph.checkpoint.memory import InMemorySaver
-
 from tests.conftest import REPO_ROOT
 from tests.kb_update.conftest import snapshot
 

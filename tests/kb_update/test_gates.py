@@ -3,6 +3,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+
 from kb_update.consistency import ConsistencyChecker
 from kb_update.failures import parse_hints, tag_of
 from kb_update.price_job import PriceChange, PriceChangeJob

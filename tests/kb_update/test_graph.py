@@ -3,6 +3,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+
 from kb_update.failures import tag_of
 from kb_update.graph import Components, EngineConfig
 from kb_update.price_job import PriceChangeJob
@@ -18,7 +19,6 @@ from kb_update.runner import (
 )
 from kb_update.types import WorkerInput
 from kb_update.workers import OfflineWorker
-
 from tests.kb_update.conftest import CountingWorker, Decisions, snapshot
 
 DERIVED = ["billing/annual.md", "billing/plans.md"]  # first wave units with $120/year totals

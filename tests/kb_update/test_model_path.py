@@ -6,13 +6,13 @@ import re
 import shutil
 from pathlib import Path
 
+from langchain_core.messages import BaseMessage
+
 from kb_update.graph import Components, EngineConfig
 from kb_update.price_job import PriceChangeJob
 from kb_update.runner import ApprovalNeeded
-from langchain_core.messages import BaseMessage
 from relais.retry import RetryPolicy
 from relais.testing import ScriptedChatModel
-
 from tests.kb_update.conftest import FIXTURE_KB, Decisions, run_job
 
 JUDGE_FAILURE = "paragraph {n}: `{old}` is an annual total of the old price; `{old}` should be `{new}`"

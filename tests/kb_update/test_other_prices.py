@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from langgraph.checkpoint.memory import InMemorySaver
+
 from kb_update.graph import Components
 from kb_update.price_job import PriceChange, PriceChangeJob
 from kb_update.review import render_markdown
 from kb_update.runner import KbUpdateRun, drive
 from kb_update.splitter import split
-from langgraph.checkpoint.memory import InMemorySaver
 
 ARTICLES = {
     "tarifs.md": "# Tarifs\n\nL'abonnement Essentiel coûte 9,99 €/mois, soit 119,88 € par an.\n\n"

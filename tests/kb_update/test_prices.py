@@ -3,6 +3,7 @@ from __future__ import annotations
 from decimal import Decimal
 
 import pytest
+
 from kb_update.markdown import blocks, links, replace_blocks
 from kb_update.prices import find_money, parse_price, rewrite_mention_text
 

@@ -10,9 +10,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
 from kb_update.graph import Components, EngineConfig
 from relais.settings import get_settings
-
 from tests.kb_update.conftest import snapshot
 
 REQUEST = "The base plan moves from $10/month to $12/month"

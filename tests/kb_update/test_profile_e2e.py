@@ -35,7 +35,7 @@ async def test_knowledge_update_profile_end_to_end(tmp_path: Path) -> None:
     kb = Path(shutil.copytree(DEMO_KB, tmp_path / "kb"))
     data_dir = tmp_path / "data"
     env = relais_env(data_dir, RELAIS_KB_DIR=str(kb))
-    await asyncio.to_thread(subprocess.run, [sys.executable, "-m", "chatbot.cli", "ingest"], env=env,
+    await asyncio.to_thread(subprocess.run, [sys.executable, "-m", "cli.app", "ingest"], env=env,
                             cwd=REPO_ROOT, check=True, capture_output=True, timeout=300)
     server = await asyncio.to_thread(chainlit_server(data_dir, tmp_path, RELAIS_KB_DIR=str(kb)).start)
     try:

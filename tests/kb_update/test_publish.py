@@ -5,12 +5,12 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+
 from kb_update.markdown import paragraph_texts
 from kb_update.price_job import PriceChangeJob
 from kb_update.publish import knowledge_reingest
 from kb_update.splitter import split
 from relais.settings import get_settings
-
 from tests.kb_update.conftest import FIXTURE_KB, Decisions, snapshot
 
 QUESTION = "How much does the Base plan cost per month?"

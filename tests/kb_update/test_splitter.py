@@ -3,6 +3,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from langchain_core.messages import BaseMessage
+
 from kb_update.price_job import PriceChangeJob
 from kb_update.splitter import (
     SplitCoverageError,
@@ -12,7 +14,6 @@ from kb_update.splitter import (
     split_with_rules,
 )
 from kb_update.types import HitDecision
-from langchain_core.messages import BaseMessage
 from relais.retry import RetryPolicy
 from relais.testing import ScriptedChatModel
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 import pytest
+
 from knowledge.answer_eval import AnswerCase, evaluate_answers, load_cases, missing_facts
 from knowledge.fragments import fragment_reasons
 

@@ -4,6 +4,7 @@ the composer uses it (typed units preferred, whole articles searched for them, d
 from __future__ import annotations
 
 import pytest
+
 from knowledge.answer_types import (
     AGE,
     BENEFIT,

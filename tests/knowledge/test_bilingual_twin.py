@@ -11,8 +11,8 @@ import shutil
 from pathlib import Path
 
 import pytest
-from knowledge.retrieval import KnowledgeBase
 
+from knowledge.retrieval import KnowledgeBase
 from tests.conftest import REPO_ROOT
 from tests.knowledge.indexed import indexed_kb
 

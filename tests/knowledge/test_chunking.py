@@ -5,6 +5,7 @@ from pathlib import Path
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
+
 from knowledge.chunking import chunk_document, pack, split_sections, split_sentences
 from knowledge.loaders import Document
 

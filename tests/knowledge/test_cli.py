@@ -3,8 +3,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import typer
-from knowledge.cli import ingest_command
 from typer.testing import CliRunner
+
+from knowledge.cli import ingest_command
 
 app = typer.Typer()
 app.command()(ingest_command)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 import pytest
+
 from knowledge.composer import compose
 from knowledge.fragments import fragment_reasons
 from knowledge.question_kind import HOWTO, OTHER, YESNO, polarity, question_kind

@@ -5,6 +5,7 @@ quoted out of their list)."""
 from __future__ import annotations
 
 import pytest
+
 from knowledge.composer import compose
 from knowledge.fragments import fragment_reasons
 from knowledge.retrieval import Hit

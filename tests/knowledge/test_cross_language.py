@@ -9,12 +9,12 @@ import shutil
 from pathlib import Path
 
 import pytest
+
 from knowledge.cross_language import document_languages, needs_cross_index
 from knowledge.ingest import ingest_folder
 from knowledge.retrieval import KnowledgeBase
 from relais.language import detect_language
 from relais.settings import Settings
-
 from tests.conftest import REPO_ROOT
 from tests.knowledge.indexed import indexed_kb
 

@@ -6,11 +6,11 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+
 from knowledge.encoder_choice import choose_for_languages, indexed_model, resolve_model
 from knowledge.ingest import ingest_folder
 from knowledge.retrieval import KnowledgeBase
 from relais.settings import Settings
-
 from tests.knowledge.conftest import write_kb
 
 FRENCH = {

@@ -5,9 +5,10 @@ import json
 from pathlib import Path
 
 import pytest
+from typer.testing import CliRunner
+
 from knowledge.beir import load_beir, read_qrels
 from knowledge.evaluation import compute_metrics, evaluate_retrieval
-from typer.testing import CliRunner
 
 DOCS = {
     "d1": ("Base plan pricing", "The base plan costs ten dollars per month and includes gym access."),
@@ -85,6 +86,7 @@ def test_evaluate_every_mode(tmp_path: Path) -> None:
 
 def test_cli_json_shape_and_cache_hit(tmp_path: Path) -> None:
     import typer
+
     from knowledge.cli import eval_retrieval_command
 
     app = typer.Typer()

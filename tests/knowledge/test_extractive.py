@@ -3,6 +3,7 @@ from __future__ import annotations
 import re
 
 import pytest
+
 from knowledge.extractive import NOT_FOUND, extractive_answer
 from knowledge.retrieval import Hit
 

@@ -8,13 +8,13 @@ import re
 from pathlib import Path
 
 import pytest
+
 from knowledge.chunking import chunk_document, split_blocks
 from knowledge.errors import LoaderError
 from knowledge.ingest import ingest_folder
 from knowledge.loaders import load_document
 from knowledge.retrieval import KnowledgeBase
 from relais.settings import Settings
-
 from tests.conftest import REPO_ROOT
 
 CORPUS = REPO_ROOT / "tests" / "data" / "docs_corpus"

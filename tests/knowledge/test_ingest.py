@@ -6,13 +6,13 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+
 from knowledge.errors import KnowledgeBaseMissing, StoreUnavailable
 from knowledge.ingest import ingest_folder
 from knowledge.lexical import LexicalIndex
 from knowledge.retrieval import KnowledgeBase
 from relais.embeddings import get_embedder
 from relais.settings import Settings
-
 from tests.knowledge.conftest import ARTICLES
 
 

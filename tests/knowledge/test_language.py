@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import pytest
+
 from knowledge.language import detect_language, fold_accents, words
 
 

@@ -3,9 +3,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+
 from knowledge.errors import LoaderError
 from knowledge.loaders import load_document
-
 from tests.knowledge.conftest import make_pdf
 
 

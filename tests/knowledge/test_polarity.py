@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+
 from knowledge.polarity import answer_polarity
 
 CLOSED_FR = "Tous les clubs sont fermés le 25 décembre et le 1er janvier."

@@ -3,6 +3,7 @@ from __future__ import annotations
 import asyncio
 
 import pytest
+
 from knowledge.fusion import convex_combination, min_max, reciprocal_rank_fusion
 from knowledge.retrieval import (
     OTHER_LANGUAGE_EXTRA,
@@ -12,7 +13,6 @@ from knowledge.retrieval import (
     get_knowledge_base,
     with_better_in_other_language,
 )
-
 from tests.knowledge.conftest import QUESTIONS
 
 OFF_TOPIC = [

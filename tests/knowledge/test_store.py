@@ -8,11 +8,11 @@ from pathlib import Path
 
 import httpx
 import pytest
+
 from knowledge.errors import StoreUnavailable
 from knowledge.ingest import ingest_folder
 from knowledge.retrieval import KnowledgeBase
 from relais.settings import Settings
-
 from tests.conftest import free_port
 
 

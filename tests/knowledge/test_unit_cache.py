@@ -7,12 +7,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
 from knowledge.extractive import extractive_answer
 from knowledge.ingest import ingest_folder
 from knowledge.retrieval import KnowledgeBase
 from knowledge.unit_cache import prefill_unit_vectors, unit_texts
 from relais.settings import Settings
-
 from tests.knowledge.conftest import QUESTIONS, write_kb
 from tests.knowledge.indexed import indexed_kb
 

@@ -27,9 +27,9 @@ from typing import Any
 
 import httpx
 import pytest
-from chatbot.core.i18n import translate
 from httpx_sse import aconnect_sse
 
+from assistant.i18n import translate
 from tests.resilience.harness import (
     USERS,
     Stack,

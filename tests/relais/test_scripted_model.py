@@ -6,7 +6,7 @@ import pytest
 from pydantic import BaseModel, ValidationError
 
 from relais.retry import ModelOutputError
-from relais.testing import ScriptExhausted, ScriptedChatModel, tool_call
+from relais.testing import ScriptedChatModel, ScriptExhausted, tool_call
 
 
 class Verdict(BaseModel):

@@ -42,7 +42,7 @@ from tests.chainlit_driver import (
 from tests.conftest import REPO_ROOT, free_port
 
 KB_DIR = REPO_ROOT / "data" / "knowledge"
-KNOWLEDGE_CODE = REPO_ROOT / "apps" / "knowledge" / "src" / "knowledge"
+KNOWLEDGE_CODE = REPO_ROOT / "src" / "knowledge"
 USERS = {"alice": "alice-pass-1", "bob": "bob-password-2", "carol": "carol-pass-3", "dave": "dave-password-4"}  # >= 12 chars: scale runs share a database
 USERS_ENV = ",".join(f"{u}:{p}" for u, p in USERS.items())
 MEAT_AND_FISH = ("chicken", "beef", "turkey", "pork", "salmon", "tuna", "fish", "shrimp", "ham")
@@ -66,7 +66,7 @@ def ingested_template(cache_root: Path) -> Path:
         return target
     staging = cache_root / f".staging-{uuid.uuid4().hex[:8]}"
     done = subprocess.run(
-        [sys.executable, "-m", "chatbot.cli", "ingest"],
+        [sys.executable, "-m", "cli.app", "ingest"],
         env=relais_env(staging, RELAIS_PREFILL_BUDGET_S="120"),  # as shipped: the composer's vectors prefilled
         cwd=REPO_ROOT, capture_output=True, text=True, timeout=900, check=False,
     )

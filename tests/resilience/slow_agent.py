@@ -19,6 +19,7 @@ from typing import Any
 
 from langchain_core.messages import BaseMessage, ToolMessage
 from langchain_core.outputs import ChatGenerationChunk
+
 from relais.testing import ScriptedChatModel, tool_call
 
 REPLY_WORDS = 60
@@ -53,6 +54,7 @@ def coach_model(delay_s: float) -> SlowStreamingModel:
 
 def main() -> None:
     import uvicorn
+
     from coach.runner import CoachRunner
     from coach.service import create_app
     from relais.logging import configure_logging

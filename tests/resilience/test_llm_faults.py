@@ -21,9 +21,10 @@ from typing import Any
 
 import httpx
 import pytest
-from chatbot.core.i18n import MESSAGES, translate
 from httpx_sse import aconnect_sse
 from langchain_core.messages import BaseMessage, ToolMessage
+
+from assistant.i18n import MESSAGES, translate
 from relais.events import (
     DoneEvent,
     ErrorEvent,
@@ -36,7 +37,6 @@ from relais.events import (
 from relais.retry import RetryPolicy
 from relais.settings import Settings
 from relais.testing import ScriptedChatModel, tool_call
-
 from tests.resilience.fake_mistral import API_KEY, HELP_CENTER_ANSWER, FakeMistral
 from tests.resilience.harness import cache_root_for, ingested_data_dir
 from tests.servers import serve
@@ -114,7 +114,7 @@ def knowledge_base(kb_dir: Path) -> Any:
 
 
 def orchestrator(kb_dir: Path, knowledge_base: Any, model: Any, *, enabled: bool = True) -> Any:
-    from chatbot.core.orchestrator import Orchestrator
+    from assistant.orchestrator import Orchestrator
 
     settings = Settings(relais_data_dir=kb_dir, enable_orchestrator=enabled)
     return Orchestrator(settings=settings, model=model, knowledge_base=knowledge_base, model_resolved=True,
@@ -261,7 +261,7 @@ async def test_coach_gives_up_cleanly_and_leaves_the_thread_as_it_was(tmp_path: 
 
 
 async def test_coach_service_reports_a_failing_provider_and_keeps_the_thread(tmp_path: Path) -> None:
-    from chatbot.core.external_agent import ExternalAgentClient
+    from assistant.external_agent import ExternalAgentClient
     from coach.runner import CoachRunner
     from coach.service import create_app
 
@@ -327,7 +327,7 @@ async def test_one_retry_budget_on_the_normal_turn(kb_dir: Path, knowledge_base:
                                                    monkeypatch: pytest.MonkeyPatch) -> None:
     """Timeouts are what the Mistral client would retry on its own: with its retries left on,
     3 configured attempts became 9 requests. The product's settings, the product's policy."""
-    from chatbot.core.orchestrator import Orchestrator
+    from assistant.orchestrator import Orchestrator
 
     fake = FakeMistral(faults=["timeout"] * 12, hang_s=3.0)
     with serve(fake.app()) as base_url:

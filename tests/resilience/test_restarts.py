@@ -16,8 +16,8 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
-from chatbot.core.i18n import translate
 
+from assistant.i18n import translate
 from tests.chainlit_driver import agent_server, list_threads
 from tests.conftest import free_port
 from tests.resilience.harness import (

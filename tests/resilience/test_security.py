@@ -19,9 +19,9 @@ from typing import Any
 
 import httpx
 import pytest
-from chatbot.core.i18n import translate
 from socketio.exceptions import ConnectionError as SocketRefused
 
+from assistant.i18n import translate
 from tests.chainlit_driver import list_threads
 from tests.resilience.fake_mistral import API_KEY, FakeMistral
 from tests.resilience.harness import (

@@ -130,7 +130,7 @@ def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Cluster]:
     }
     first_data = work / "data-0"
     shutil.copytree(ingested_template(cache_root_for(tmp_path_factory)) / "embeddings", first_data / "embeddings")
-    ingest = subprocess.run([sys.executable, "-m", "chatbot.cli", "ingest"], env=relais_env(first_data, **shared),
+    ingest = subprocess.run([sys.executable, "-m", "cli.app", "ingest"], env=relais_env(first_data, **shared),
                             cwd=REPO_ROOT, capture_output=True, text=True, timeout=900, check=False)
     assert ingest.returncode == 0, ingest.stdout[-2000:] + ingest.stderr[-2000:]
     stacks = []

@@ -51,7 +51,7 @@ def test_a_receipt_written_on_a_is_listed_on_b(instances: dict) -> None:
 
     # B's CLI (B's data dir, the shared DATABASE_URL) lists A's receipts
     listed = subprocess.run(
-        [sys.executable, "-m", "chatbot.cli", "audit", "list", "--thread", thread, "--json"],
+        [sys.executable, "-m", "cli.app", "audit", "list", "--thread", thread, "--json"],
         env=relais_env(instances["data_b"], **instances["env"]), cwd=REPO_ROOT,
         capture_output=True, text=True, timeout=120, check=True,
     )

@@ -56,7 +56,7 @@ def instances(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict]:
     data_a, data_b = work / "data-a", work / "data-b"
     # only the embedding cache is reused (no re-encoding); the index itself goes to the Chroma server
     shutil.copytree(ingested_template(cache_root_for(tmp_path_factory)) / "embeddings", data_a / "embeddings")
-    ingest = subprocess.run([sys.executable, "-m", "chatbot.cli", "ingest"], env=relais_env(data_a, **shared),
+    ingest = subprocess.run([sys.executable, "-m", "cli.app", "ingest"], env=relais_env(data_a, **shared),
                             cwd=REPO_ROOT, capture_output=True, text=True, timeout=900, check=False)
     assert ingest.returncode == 0, ingest.stdout[-2000:] + ingest.stderr[-2000:]
     (work / "a").mkdir()

@@ -9,9 +9,9 @@ from datetime import UTC, datetime, timedelta
 
 import httpx
 import pytest
+
 from handoff_audit.builders import route_receipt, waiting_receipt
 from handoff_audit.recorder import ReceiptStore, dispose_engines
-
 from tests.chainlit_driver import chainlit_server, login
 
 ADMIN, DEMO = ("alice", "alice-pass-1"), ("bob", "bob-pass-2")
@@ -112,8 +112,9 @@ def test_the_chat_app_is_unaffected(app: str) -> None:
 
 
 def test_access_rule_unit() -> None:
-    from chatbot.admin.access import check_admin, is_admin
     from fastapi import HTTPException
+
+    from chatbot.admin.access import check_admin, is_admin
     from relais.settings import Settings
 
     settings = Settings(relais_admins=" alice , carol ")

@@ -9,6 +9,7 @@ from types import SimpleNamespace
 from typing import Any
 
 import pytest
+
 from chatbot.ui import render
 from relais.events import DoneEvent, InterruptEvent, TextChunk
 

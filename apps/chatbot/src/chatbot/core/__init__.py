@@ -1,1 +1,0 @@
-"""Chatbot core: intent classification, external agent client, orchestration."""

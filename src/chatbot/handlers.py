@@ -1,0 +1,146 @@
+"""What the Chainlit handlers do: auth, profiles, starters, and dispatch to the chat profile."""
+
+from __future__ import annotations
+
+import importlib
+import logging
+from typing import Any
+
+import chainlit as cl
+
+from chatbot.auth import ensure_auth_secret
+from chatbot.ui.pending import begin_turn
+from chatbot.workers import ensure_worker_pool
+from relais.logging import configure_logging
+from relais.settings import get_settings
+
+logger = logging.getLogger(__name__)
+
+ASSISTANT = "Assistant"
+PROFILES: dict[str, str] = {
+    # name (the stable key; what a person reads is in profiles/catalog.py): module
+    ASSISTANT: "chatbot.profiles.assistant",
+    "Coach": "chatbot.profiles.coach",
+    "Debate": "chatbot.profiles.debate",
+    "Knowledge update": "chatbot.profiles.kb_update",
+}
+
+
+def startup() -> None:
+    """Process start: logging with secret scrubbing, the auth secret, the element file route."""
+    from chainlit.server import app, sio
+
+    from chatbot import edge, session_router
+    from chatbot.blobs import register_blob_route
+    from chatbot.doctor import refuse_unsafe_start
+    from chatbot.feedback_routes import register_feedback_routes
+
+    settings = get_settings()
+    configure_logging(settings.relais_log_level, settings.secret_values())
+    ensure_auth_secret(settings)
+    edge.trust_proxies(settings)
+    edge.install(app)
+    session_router.install(app, sio, lambda: data_layer().engine, settings)  # no sticky sessions needed
+    refuse_unsafe_start(settings)
+    register_blob_route(lambda: getattr(data_layer(), "storage_provider", None))
+    from chatbot.ask_api import register_ask_route
+
+    register_ask_route()  # `relais ask` answers from this warm process
+    from chatbot.warm import start_warm_start
+
+    start_warm_start(settings)  # encoders, Chroma, BM25 loaded before /relais/ready says ready
+    from chatbot.ui.translations import register_translation_route
+    from relais.models import is_offline
+
+    register_translation_route(lambda: is_offline(get_settings()))  # the footer matches the engine
+    from chatbot.admin import register_admin_routes
+
+    register_admin_routes()  # operator pages under /admin (RELAIS_ADMINS)
+    register_feedback_routes()  # thumbs on one's own answers only
+    from relais.tracing import setup_tracing
+
+    setup_tracing("relais-chatbot", settings)  # only with OTEL_EXPORTER_OTLP_ENDPOINT
+
+
+async def shutdown() -> None:
+    """Close pooled connections (external agent client)."""
+    from assistant.external_agent import aclose_client
+
+    await aclose_client()
+
+
+_layer: Any = None
+
+
+def data_layer() -> Any:
+    """The Chainlit data layer (SQLite by default, Postgres with DATABASE_URL), schema ensured."""
+    global _layer
+    if _layer is None:
+        from chatbot.persistence import create_data_layer_sync
+
+        _layer = create_data_layer_sync(get_settings())
+    return _layer
+
+
+async def authenticate(username: str, password: str) -> cl.User | None:
+    """Password login, limited per username and client address in the shared chat database."""
+    from chatbot.login import guard_for, login
+
+    settings = get_settings()
+    if await login(username, password, guard_for(data_layer().engine, settings), settings):
+        return cl.User(identifier=username, metadata={"provider": "password"})
+    return None
+
+
+def chat_profiles(language: str | None) -> list[cl.ChatProfile]:
+    """Names, icons, welcomes and starters per profile, in the user's language (profiles/catalog.py)."""
+    from chatbot.profiles import catalog
+
+    return catalog.chat_profiles(language, get_settings())
+
+
+def starters(language: str | None) -> list[cl.Starter]:
+    from chatbot.profiles import catalog
+
+    return catalog.starters_for(ASSISTANT, language)
+
+
+def _profile_module() -> Any:
+    name = cl.user_session.get("chat_profile") or ASSISTANT
+    module_name = PROFILES.get(name, PROFILES[ASSISTANT])
+    return importlib.import_module(module_name)
+
+
+async def on_chat_start() -> None:
+    ensure_worker_pool()  # every profile: simultaneous turns must not queue for asyncio's few default workers
+    await _profile_module().on_chat_start()
+
+
+async def on_chat_resume(thread: dict[str, Any]) -> None:
+    from chatbot.ui.titles import mark_resumed
+
+    mark_resumed(cl.user_session)
+    ensure_worker_pool()
+    module = _profile_module()
+    resume = getattr(module, "on_chat_resume", None)
+    if resume is not None:
+        await resume(thread)
+
+
+async def on_message(message: cl.Message) -> None:
+    from chatbot.ui.titles import schedule_title
+
+    schedule_title(message.content)  # a new thread's title: local time · first request
+    begin_turn()
+    await _profile_module().on_message(message)
+
+
+async def on_choice(action: cl.Action) -> None:
+    """A quick-choice button under an agent prompt: the profile resumes its prompt once (the
+    button's payload carries the interrupt id; `chatbot.ui.pending` removes answered buttons)."""
+    handler = getattr(_profile_module(), "on_choice", None)
+    begin_turn()
+    if handler is not None:
+        await handler(action)
+    else:
+        await action.remove()

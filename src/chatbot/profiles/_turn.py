@@ -1,0 +1,31 @@
+"""What every conversational profile does with a user's text before answering it."""
+
+from __future__ import annotations
+
+import chainlit as cl
+
+from assistant.orchestrator import PreparedQuestion, prepare_question
+
+
+def user_language(text: str) -> str:
+    """EN/FR from the text itself, else the browser's language."""
+    from relais.language import detect_language
+
+    browser = (cl.user_session.get("languages") or "").lower()
+    fallback = "fr" if browser.startswith("fr") else "en"
+    return detect_language(text, default=fallback) if text.strip() else fallback
+
+
+async def accept(raw: str) -> tuple[PreparedQuestion, str]:
+    """The question to answer (empty: nothing to do) and its language; notices are shown."""
+    language = user_language(raw)
+    prepared = prepare_question(raw, language)
+    if prepared.notice:
+        await cl.Message(content=prepared.notice, author="Relais").send()
+    return prepared, language
+
+
+async def echo_choice(value: str) -> None:
+    """A quick-choice click, shown in the conversation as what the user said."""
+    user = cl.user_session.get("user")
+    await cl.Message(content=value, type="user_message", author=getattr(user, "identifier", None) or "user").send()

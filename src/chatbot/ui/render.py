@@ -1,0 +1,203 @@
+"""The one adapter from typed agent/chat events to Chainlit messages, steps and prompts.
+
+Used for the orchestrator's turns (RAG answers and the external agent relayed over SSE) and
+for the in-process Coach profile, so a graph event looks the same whichever path it took.
+An interrupt becomes a message with quick-choice buttons; free text works too (the next
+message resumes the agent), so there is no ask-timeout that could leave a thread stuck.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any, AsyncIterator
+
+import chainlit as cl
+from chainlit.utils import utc_now
+
+from assistant import i18n
+from assistant.modes import ALTER
+from chatbot.feedback import COACH, HELP_CENTER, TURN_KEY, turn_record
+from chatbot.ui.pending import CHOICE_ACTION, PendingPrompt, send_pending_prompt  # noqa: F401 (re-exported for app.py)
+from relais.events import (
+    ChatEvent,
+    DoneEvent,
+    EngineEvent,
+    ErrorEvent,
+    InterruptEvent,
+    ModeEvent,
+    ReplyKindEvent,
+    SourcesEvent,
+    TextChunk,
+    ToolCallEvent,
+)
+
+FOLDED_KEY = "relais_folded"  # step metadata: a folded section of an answer, not a tool call
+# Leads a folded section's step name: public/relais.js drops Chainlit's "Used" before such names
+FOLDED_ICON = "📋"
+
+
+def tool_label(name: str | None, language: str) -> str:
+    """A tool step's name in the user's language ("Used workout plan" / "Étape : plan d'entraînement")."""
+    label = i18n.translate(f"tool.{name or 'generic'}", language)
+    return label if not label.startswith("tool.") else (name or "tool").replace("_", " ")
+
+
+async def send_tool_step(name: str, output: str) -> None:
+    """A finished tool step, sent and stored once with its output. (`async with cl.Step` stores it
+    empty, then updates it: two racing writes, and a resumed thread showed the step empty and
+    not expandable when the empty write landed last.)"""
+    parent = cl.context.current_step
+    step = cl.Step(name=name, type="tool", parent_id=parent.id if parent else None)
+    step.output = output
+    step.start = step.end = step.created_at or utc_now()
+    await step.send()
+
+
+async def send_folded_section(title: str, text: str, author: str) -> None:
+    """A section the agent marked `folded` (a long plan after "what changed"), shown under the
+    answer as a collapsed step with the answer's avatar: the summary reads first, the plan opens
+    on a click. Sent once with its output (like `send_tool_step`) so a reload shows it folded too."""
+    parent = cl.context.current_step
+    step = cl.Step(name=f"{FOLDED_ICON} {title}", type="tool", parent_id=parent.id if parent else None,
+                   show_input=False, default_open=False, metadata={FOLDED_KEY: True, "avatarName": author})
+    step.output = text
+    step.start = step.end = step.created_at or utc_now()
+    await step.send()
+
+
+def source_label(index: int, source: dict[str, Any]) -> str:
+    return f"[{index}] {source.get('title') or source.get('source')} ({source.get('source')})"
+
+
+class TurnRenderer:
+    """Renders one turn's events; collects the answer text for the conversation history."""
+
+    def __init__(self, language: str = "en", author: str = "Relais", *, question: str | None = None,
+                 channel: str = HELP_CENTER) -> None:
+        self.language = language
+        self.author = author
+        self.question = question  # kept with the answer (turn record) for feedback export and analytics
+        self.channel = channel
+        self.sources: list[dict[str, Any]] = []
+        self.handoff = False
+        self.reply_kind: str | None = None  # e.g. smalltalk: not a knowledge-base miss
+        self.message: cl.Message | None = None
+        self.text = ""
+        self.interrupt: InterruptEvent | None = None
+        self.engine: str | None = None
+        self.mode_label: str | None = None  # shown discreetly under the answer when set
+        self.mode: str | None = None
+        self.errors: list[str] = []
+        self.folded: list[tuple[str, str]] = []  # (title, text): shown collapsed under the answer
+
+    async def _ensure_message(self) -> cl.Message:
+        if self.message is None:
+            self.message = cl.Message(content="", author=self.author)
+        return self.message
+
+    async def handle(self, event: ChatEvent) -> None:
+        if isinstance(event, TextChunk):
+            message = await self._ensure_message()
+            self.text += event.text
+            if event.folded:  # kept for the history, shown once the answer is sent
+                self.folded.append((event.folded, event.text))
+                return
+            await message.stream_token(event.text)
+        elif isinstance(event, ToolCallEvent):
+            await send_tool_step(tool_label(event.name, self.language), event.message)
+        elif isinstance(event, SourcesEvent):
+            self.sources = list(event.sources)
+            await self._attach_sources(event.sources)
+        elif isinstance(event, EngineEvent):
+            self.engine = event.engine
+        elif isinstance(event, ReplyKindEvent):
+            self.reply_kind = event.kind
+        elif isinstance(event, ModeEvent):
+            self.mode = event.mode
+            if event.mode == ALTER:
+                self.channel, self.handoff = COACH, True
+        elif isinstance(event, InterruptEvent):
+            self.interrupt = event
+        elif isinstance(event, ErrorEvent):
+            self.errors.append(event.message)
+            message = await self._ensure_message()
+            separator = "\n\n" if self.text else ""
+            self.text += separator + event.message
+            await message.stream_token(separator + "⚠️ " + event.message)
+        elif isinstance(event, DoneEvent):
+            pass
+
+    async def _attach_sources(self, sources: list[dict[str, Any]]) -> None:
+        """This answer's sources as chips that open its excerpts: cited ones numbered as in the
+        text, then related articles ("see also"). Elements belong to this message only (Chainlit
+        scopes a message's chips by its id); the side panel is closed after each answer (see
+        `close_source_panel`), so it never shows another answer's excerpts."""
+        if not sources:
+            return
+        message = await self._ensure_message()
+        cited = [s for s in sources if not s.get("related")]
+        related = [s for s in sources if s.get("related")]
+        labels = [source_label(i, s) for i, s in enumerate(cited, 1)]
+        see_also = [f"{s.get('title') or s.get('source')} ({s.get('source')})" for s in related]
+        for label, source in zip(labels + see_also, cited + related):
+            message.elements.append(  # type: ignore[union-attr]
+                cl.Text(name=label, content=f"**{source.get('title')}** — `{source.get('source')}`\n\n{source.get('excerpt', '')}", display="side")
+            )
+        footer = "\n\n" + i18n.translate("ui.sources", self.language) + " " + ", ".join(labels)
+        if see_also:
+            footer += "\n\n" + i18n.translate("ui.see_also", self.language) + " " + ", ".join(see_also)
+        await message.stream_token(footer)
+
+    async def finish(self) -> None:
+        message = await self._ensure_message()
+        if self.folded and not message.content.strip():  # nothing to read first: show the section
+            for _, text in self.folded:
+                await message.stream_token(text)
+            self.folded = []
+        footer = [i18n.translate("ui.engine", self.language, engine=self.engine)] if self.engine else []
+        if self.mode_label:
+            footer.append(self.mode_label)
+        if footer and (message.content or self.text):
+            await message.stream_token("\n\n_" + " · ".join(footer) + "_")
+        if not message.content and not self.interrupt:
+            message.content = i18n.translate("ui.no_answer", self.language)
+        message.metadata = {**(message.metadata or {}), TURN_KEY: turn_record(
+            question=self.question, channel=self.channel, engine=self.engine, sources=self.sources, handoff=self.handoff,
+            failed=bool(self.errors), kind=self.reply_kind)}
+        await message.send()
+        for title, text in self.folded:
+            await send_folded_section(title, text, self.author)
+        await close_source_panel()
+        if self.interrupt is not None:
+            await send_interrupt_prompt(self.interrupt, self.language)
+
+    async def render(self, events: AsyncIterator[ChatEvent]) -> "TurnRenderer":
+        async for event in events:
+            await self.handle(event)
+        await self.finish()
+        return self
+
+
+def pending_prompt(event: InterruptEvent, language: str = "en", author: str = "Coach") -> PendingPrompt:
+    """The prompt of an interrupt event, keyed by its interrupt id (one click, one resume).
+    Only the agent interrupts, so the prompt is the coach's (its avatar and badge)."""
+    return PendingPrompt(event.interrupt_id, event.prompt, list(event.choices), language=language, kind=event.kind,
+                         author=author)
+
+
+async def close_source_panel(delay_s: float = 0.3) -> None:
+    """Keep the side panel closed after an answer: it opens only when a source chip is clicked.
+
+    Chainlit 2.12's chat view opens the panel by itself whenever a `display="side"` element
+    arrives, listing *every* side element of the conversation under the newest one's name: the
+    excerpts of earlier answers stacked under the latest title. Closing it once the answer's
+    elements have reached the page (the short delay lets the browser apply them first) leaves
+    only the chip click, which opens exactly the clicked excerpt under its own title.
+    """
+    await asyncio.sleep(delay_s)
+    await cl.ElementSidebar.set_elements([])
+
+
+async def send_interrupt_prompt(event: InterruptEvent, language: str = "en") -> None:
+    """The agent's question, with its quick choices as buttons (free text works too)."""
+    await send_pending_prompt(pending_prompt(event, language))

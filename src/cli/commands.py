@@ -1,0 +1,92 @@
+"""The chatbot's own CLI commands: ask, classify, eval intent, run."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import sys
+from pathlib import Path
+from typing import Optional
+
+import typer
+
+
+def ask_command(
+    question: str = typer.Argument(..., help="The question to answer from the knowledge base."),
+    json_out: bool = typer.Option(False, "--json", help="Print {answer, sources, engine} as JSON."),
+    cold: bool = typer.Option(False, "--cold", help="Answer in this process even if the app is running."),
+) -> None:
+    """Answer a question from the knowledge base (offline engine unless a model is configured).
+
+    Uses the running app's warm process when there is one (POST /relais/api/ask), else this one."""
+    from chatbot.ask_api import AskError, answer_question, ask_warm
+
+    try:
+        payload = None if cold else ask_warm(question)
+        if payload is None:
+            payload = asyncio.run(answer_question(question))
+    except AskError as exc:
+        typer.echo(exc.message, err=True)
+        raise typer.Exit(2 if exc.status == 400 else 1) from None
+    if json_out:
+        payload.pop("notice", None)
+        typer.echo(json.dumps(payload, ensure_ascii=False))
+        return
+    if payload.get("notice"):
+        typer.echo(payload["notice"], err=True)
+    typer.echo(payload["answer"])
+    cited = [s for s in payload["sources"] if not s.get("related")]
+    for i, s in enumerate(cited, 1):
+        typer.echo(f"  [{i}] {s['title']} ({s['source']}) score={s['score']}")
+    for s in payload["sources"][len(cited):]:
+        typer.echo(f"  see also: {s['title']} ({s['source']}) score={s['score']}")
+    typer.echo(f"  — {payload['engine']}")
+
+
+def classify_command(
+    question: str = typer.Argument(..., help="The question to classify."),
+    json_out: bool = typer.Option(False, "--json", help="Print {intent, score, engine} as JSON."),
+) -> None:
+    """Classify a question NORMAL (help center) or ALTER (an action for the external agent)."""
+    from assistant.offline_intent import get_offline_classifier
+
+    result = get_offline_classifier().classify(question)
+    if json_out:
+        typer.echo(json.dumps({"intent": result.intent.value, "score": round(result.score, 4), "engine": result.engine}))
+    else:
+        typer.echo(f"{result.intent.value}  score={result.score:.3f}  nearest example: {result.nearest!r}")
+
+
+def eval_intent_command(
+    file: Path = typer.Argument(..., exists=True, dir_okay=False, help='JSONL lines {"text","label"}.'),
+    json_out: bool = typer.Option(False, "--json"),
+) -> None:
+    """Accuracy of the offline intent classifier on a labelled JSONL file."""
+    from assistant.offline_intent import get_offline_classifier
+
+    classifier = get_offline_classifier()
+    rows = [json.loads(line) for line in file.read_text(encoding="utf-8").splitlines() if line.strip()]
+    errors = []
+    for row in rows:
+        result = classifier.classify(row["text"])
+        if result.intent.value != str(row["label"]).upper():
+            errors.append({"text": row["text"], "label": row["label"], "predicted": result.intent.value, "score": round(result.score, 4)})
+    accuracy = (len(rows) - len(errors)) / len(rows) if rows else 0.0
+    if json_out:
+        typer.echo(json.dumps({"accuracy": round(accuracy, 4), "n": len(rows), "errors": errors}, ensure_ascii=False))
+        return
+    typer.echo(f"accuracy {accuracy:.3f} on {len(rows)} questions ({len(errors)} errors)")
+    for e in errors:
+        typer.echo(f"  expected {e['label']:6} got {e['predicted']:6} ({e['score']:+.3f})  {e['text']}")
+
+
+def run_command(
+    host: Optional[str] = typer.Option(None, help="App host (default APP_HOST)."),
+    port: Optional[int] = typer.Option(None, help="App port (default APP_PORT)."),
+    demo: bool = typer.Option(True, "--demo/--no-demo", help="Orchestrator on with the bundled coach, unless .env decides."),
+    headless: bool = typer.Option(True, "--headless/--browser", help="Do not open a browser tab."),
+) -> None:
+    """Index the knowledge base if needed, start the coach agent service and the Chainlit app."""
+    from cli.launcher import launch
+
+    sys.exit(launch(host=host, port=port, demo=demo, headless=headless))

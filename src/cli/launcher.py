@@ -1,0 +1,108 @@
+"""`relais run`: one command, both processes (coach agent service + Chainlit), Ctrl-C stops both."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import httpx
+
+from relais.settings import Settings, get_settings
+
+APP_FILE = Path(__file__).resolve().parents[1] / "chatbot" / "app.py"
+
+
+def _env_file_sets(key: str) -> bool:
+    env_file = Path(".env")
+    if key in os.environ:
+        return True
+    if not env_file.exists():
+        return False
+    return any(line.split("=", 1)[0].strip() == key for line in env_file.read_text().splitlines() if "=" in line)
+
+
+def demo_environment(settings: Settings) -> dict[str, str]:
+    """The full demo unless the user's environment or .env already chose."""
+    env = dict(os.environ)
+    if not _env_file_sets("ENABLE_ORCHESTRATOR"):
+        env["ENABLE_ORCHESTRATOR"] = "true"
+    if not _env_file_sets("EXTERNAL_AGENT_URL"):
+        env["EXTERNAL_AGENT_URL"] = f"http://{settings.agent_host}:{settings.agent_port}"
+    return env
+
+
+def ensure_indexed(settings: Settings) -> None:
+    from knowledge.ingest import ingest_folder
+
+    report = ingest_folder(settings.relais_kb_dir, settings)
+    print(f"[relais] knowledge base: {report.summary()}", flush=True)
+
+
+def _wait_healthy(url: str, proc: subprocess.Popen, seconds: float = 60) -> bool:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            return False
+        try:
+            if httpx.get(url, timeout=1).status_code < 500:
+                return True
+        except httpx.HTTPError:
+            pass
+        time.sleep(0.3)
+    return False
+
+
+def _stop_on_sigterm(*_: object) -> None:
+    raise KeyboardInterrupt  # SIGTERM stops both children like Ctrl-C does
+
+
+def launch(host: str | None, port: int | None, demo: bool, headless: bool) -> int:
+    signal.signal(signal.SIGTERM, _stop_on_sigterm)
+    settings = get_settings()
+    from chatbot.auth import ensure_auth_secret
+    from chatbot.doctor import refuse_unsafe_start
+
+    app_host, app_port = host or settings.app_host, port or settings.app_port
+    refuse_unsafe_start(settings, app_host)
+    ensure_auth_secret(settings)
+    ensure_indexed(settings)
+    env = demo_environment(settings) if demo else dict(os.environ)
+    env["CHAINLIT_AUTH_SECRET"] = os.environ["CHAINLIT_AUTH_SECRET"]
+    procs: list[subprocess.Popen] = []
+    relais = [sys.executable, "-m", "cli.app"]
+    start_agent = env.get("ENABLE_ORCHESTRATOR", "").lower() in ("1", "true", "yes")
+    try:
+        if start_agent:
+            agent = subprocess.Popen([*relais, "agent", "serve"], env=env)
+            procs.append(agent)
+            if not _wait_healthy(f"http://{settings.agent_host}:{settings.agent_port}/health", agent):
+                print("[relais] the coach agent service did not start", file=sys.stderr)
+                return 1
+        cmd = [sys.executable, "-m", "chainlit", "run", str(APP_FILE), "--host", app_host, "--port", str(app_port)]
+        if headless:
+            cmd.append("--headless")
+        app = subprocess.Popen(cmd, env=env)
+        procs.append(app)
+        if _wait_healthy(f"http://{app_host}:{app_port}/relais/ready", app, seconds=240):  # warm start done
+            users = ", ".join(settings.users) or "(none: set RELAIS_USERS)"
+            print(
+                f"\n[relais] open http://{app_host}:{app_port} and log in as one of: {users} "
+                "(passwords in RELAIS_USERS; the demo user is demo / relais). Ctrl-C stops everything.\n",
+                flush=True,
+            )
+        return app.wait()
+    except KeyboardInterrupt:
+        return 0
+    finally:
+        for proc in procs:
+            if proc.poll() is None:
+                proc.send_signal(signal.SIGINT)
+        for proc in procs:
+            try:
+                proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                proc.kill()

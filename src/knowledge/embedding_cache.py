@@ -1,0 +1,105 @@
+"""Embed texts in batches through a persistent cache keyed by the text's content hash.
+
+Encoding is the slow part of ingest and evaluation (MiniLM: ~16 SciFact abstracts/s on 2
+cores), so a text is never embedded twice by the same model: re-ingesting a changed file only
+encodes its new chunks, and every retrieval experiment reuses the corpus vectors.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import sqlite3
+from collections.abc import Sequence
+from contextlib import closing
+from pathlib import Path
+
+import numpy as np
+
+from relais.embeddings import Embedder
+
+
+def text_key(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+class EmbeddingCache:
+    """A SQLite file of (sha256(text) → float32 vector) for one embedding model."""
+
+    def __init__(self, directory: Path, model_name: str, dim: int) -> None:
+        directory.mkdir(parents=True, exist_ok=True)
+        self.path = directory / f"{model_name}-{dim}.sqlite"
+        self.dim = dim
+        with closing(self._connect()) as db, db:
+            db.execute("CREATE TABLE IF NOT EXISTS vectors (key TEXT PRIMARY KEY, vec BLOB NOT NULL)")
+
+    def _connect(self) -> sqlite3.Connection:
+        db = sqlite3.connect(self.path, timeout=30)
+        db.execute("PRAGMA journal_mode=WAL")
+        return db
+
+    def get_many(self, keys: Sequence[str]) -> dict[str, np.ndarray]:
+        found: dict[str, np.ndarray] = {}
+        with closing(self._connect()) as db:
+            for start in range(0, len(keys), 500):
+                batch = list(keys[start : start + 500])
+                marks = ",".join("?" * len(batch))
+                for key, blob in db.execute(f"SELECT key, vec FROM vectors WHERE key IN ({marks})", batch):
+                    vec = np.frombuffer(blob, dtype=np.float32)
+                    if vec.shape[0] == self.dim:
+                        found[key] = vec
+        return found
+
+    def put_many(self, items: Sequence[tuple[str, np.ndarray]]) -> None:
+        with closing(self._connect()) as db, db:
+            db.executemany(
+                "INSERT OR REPLACE INTO vectors (key, vec) VALUES (?, ?)",
+                [(k, np.asarray(v, dtype=np.float32).tobytes()) for k, v in items],
+            )
+
+
+def embed_texts(
+    embedder: Embedder,
+    texts: Sequence[str],
+    cache_dir: Path | None = None,
+    *,
+    batch_size: int = 64,
+    show_progress: bool = False,
+    description: str = "Embedding",
+) -> np.ndarray:
+    """Normalised vectors for `texts` (one row each), encoding only what the cache lacks."""
+    matrix = np.zeros((len(texts), embedder.dim), dtype=np.float32)
+    if not texts:
+        return matrix
+    keys = [text_key(t) for t in texts]
+    cache = EmbeddingCache(cache_dir, embedder.name, embedder.dim) if cache_dir else None
+    known = cache.get_many(keys) if cache else {}
+    todo: dict[str, int] = {}
+    for i, key in enumerate(keys):
+        if key in known:
+            matrix[i] = known[key]
+        else:
+            todo.setdefault(key, i)
+    # longest first, like sentence-transformers sorts inside one call: each block then pads to
+    # similar lengths (blocks in document order cost ~7 % more encoding on SciFact abstracts)
+    missing = sorted(todo.items(), key=lambda item: -len(texts[item[1]]))
+    progress = None
+    if show_progress and missing:
+        from tqdm import tqdm
+
+        progress = tqdm(total=len(missing), desc=description, unit="chunk")
+    step = max(batch_size, 1) * 4  # encode and persist in blocks so an interrupted run resumes
+    for start in range(0, len(missing), step):
+        block = missing[start : start + step]
+        vectors = embedder.embed_documents([texts[i] for _, i in block], batch_size=batch_size)
+        for (key, _), vec in zip(block, vectors):
+            known[key] = vec
+        if cache:
+            cache.put_many([(key, vec) for (key, _), vec in zip(block, vectors)])
+        if progress:
+            progress.update(len(block))
+    if progress:
+        progress.close()
+    for i, key in enumerate(keys):
+        if key in todo:
+            matrix[i] = known[key]
+    return matrix

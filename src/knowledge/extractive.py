@@ -1,0 +1,59 @@
+"""The offline answer engine's entry point: an answer composed from the retrieved passages.
+
+With no generative model configured, Relais still answers usefully: `knowledge.composer` picks
+the units of the retrieved passages that state what was asked and makes them read as an answer
+(antecedents, table headers, followed pointers, steps and code blocks kept whole, yes/no first),
+with numbered sources. When nothing clears the bar it says so, in the question's language.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from knowledge.language import detect_language
+from knowledge.retrieval import Hit
+from relais.embeddings import Embedder, get_embedder
+from relais.settings import get_settings
+
+NOT_FOUND = {
+    "en": "I couldn't find this in the knowledge base.",
+    "fr": "Je n'ai pas trouvé cette information dans la base de connaissances.",
+}
+
+
+@dataclass
+class ExtractiveAnswer:
+    text: str
+    sources: list[Hit] = field(default_factory=list)
+    found: bool = False
+    related: list[Hit] = field(default_factory=list)  # "see also": retrieved close behind, not cited
+
+
+def not_found_message(question: str) -> str:
+    return NOT_FOUND[detect_language(question)]
+
+
+def extractive_answer(question: str, hits: list[Hit], embedder: Embedder | None = None,
+                      max_sentences: int = 3, cache_dir: Path | None = None, kb: Any = None) -> ExtractiveAnswer:
+    """The answer to `question` composed from `hits` (`knowledge.composer`), or an honest not-found.
+
+    `kb` (the KnowledgeBase) lets the composer follow "Read X" pointers to the linked article.
+    Unit vectors go through the embedding cache (default `<data dir>/embeddings`): the same
+    chunks come back across questions, so only the question is encoded most of the time.
+    """
+    from knowledge.composer import compose
+
+    question = (question or "").strip()
+    if not question or not hits:
+        return ExtractiveAnswer(not_found_message(question), [], False)
+    embedder = embedder or get_embedder()
+    if cache_dir is None:
+        cache_dir = get_settings().data_dir / "embeddings"
+    result = compose(question, hits, embedder, cache_dir, kb=kb, max_units=max_sentences,
+                     not_found=not_found_message(question))
+    from knowledge.related import related_articles
+
+    related = related_articles(hits, result.sources) if result.found else []
+    return ExtractiveAnswer(result.text, result.sources, result.found, related)
