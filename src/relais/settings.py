@@ -78,6 +78,16 @@ class Settings(BaseSettings):
     external_agent_connect_timeout_s: float = 5.0
     external_agent_read_timeout_s: float = 60.0
     external_agent_max_event_bytes: int = 1_000_000
+    external_agent_protocol: Literal["relais", "langgraph"] = Field(
+        "relais", description="relais: POST /assistant + SSE (seed 004); langgraph: the LangGraph Server API."
+    )
+    external_agent_assistant: str = Field(
+        "agent", description="LangGraph protocol: the assistant (graph id or assistant id) threads run on."
+    )
+    external_agent_api_key: SecretStr | None = Field(
+        None, description="LangGraph protocol: sent as x-api-key (LangGraph Platform); the token goes as a bearer."
+    )
+    booking_db_path: Path | None = Field(None, description="The booking agent's store (default <data dir>/bookings.db).")
     intent_detection_prompt: str | None = None
     intent_threshold: float = 0.05  # the confidence margin ALTER must win by (offline)
     intent_min_similarity: float = 0.3  # ALTER also needs an ALTER example at least this close
@@ -133,12 +143,12 @@ class Settings(BaseSettings):
     )
 
     @field_validator("mistral_api_key", "external_agent_token", "chainlit_auth_secret", "relais_api_token",
-                     mode="before")
+                     "external_agent_api_key", mode="before")
     @classmethod
     def _blank_is_none(cls, value: object) -> object:
         return None if isinstance(value, str) and not value.strip() else value
 
-    @field_validator("relais_model", "chroma_host", "database_url", "checkpoint_url", mode="before")
+    @field_validator("relais_model", "chroma_host", "database_url", "checkpoint_url", "booking_db_path", mode="before")
     @classmethod
     def _blank_str_is_none(cls, value: object) -> object:
         return None if isinstance(value, str) and not value.strip() else value
@@ -216,7 +226,7 @@ class Settings(BaseSettings):
         values = [
             s.get_secret_value()
             for s in (self.mistral_api_key, self.external_agent_token, self.chainlit_auth_secret,
-                      self.relais_api_token)
+                      self.relais_api_token, self.external_agent_api_key)
             if s is not None
         ]
         values += [p for p in self.users.values() if len(p) >= 4]
