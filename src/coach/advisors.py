@@ -28,6 +28,7 @@ from coach.constraints import (
 )
 from coach.folding import FOLD_KEY, section_title
 from coach.language import conversation_language
+from coach.plans import MealPlan, WorkoutPlan
 from coach.render import (
     describe_changes,
     goal_label,
@@ -39,7 +40,7 @@ from coach.render import (
 from coach.router import explain_route, last_human_text
 from coach.scope import OUT_OF_SCOPE, out_of_scope_reply, states_a_constraint
 from coach.state import NUTRITION, WORKOUT, AgentName
-from coach.tools import MEAL_TOOL, WORKOUT_TOOL, MealPlan, WorkoutPlan, tool_args_from_constraints
+from coach.tools import MEAL_TOOL, WORKOUT_TOOL, tool_args_from_constraints
 from relais.retry import RetryPolicy
 
 MAX_TOOL_ROUNDS = 2  # per user message; then the model must answer in words

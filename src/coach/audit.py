@@ -33,8 +33,9 @@ from coach._exercises import CARDIO, INJURY_EXCLUDES, PATTERNS
 from coach._foods import FOODS
 from coach._vocabulary import FOOD_WORDS
 from coach.constraints import Constraints, constraints_from_messages
+from coach.plans import MealPlan, WorkoutPlan
 from coach.state import AGENTS, NUTRITION, WORKOUT
-from coach.tools import MEAL_TOOL, WORKOUT_TOOL, MealPlan, WorkoutPlan
+from coach.tools import MEAL_TOOL, WORKOUT_TOOL
 from handoff_audit.langgraph_adapter import RouteContract
 from handoff_audit.textscan import Lexicon, recommended_mentions
 from handoff_audit.verifiers import Check, TurnOutcome

@@ -18,6 +18,7 @@ from pydantic import BaseModel, Field
 from coach import _vocabulary as vocab
 from coach._text import clauses as split_clauses
 from coach._text import find_keywords, fold, has_any, normalize, tokens
+from coach.keywords import NUTRITION_KEYWORDS, WORKOUT_KEYWORDS
 from coach.language import Language, conversation_language
 
 Goal = Literal["muscle", "fat_loss", "endurance", "mixed", "general"]
@@ -483,8 +484,6 @@ def constraints_from_messages(messages: Iterable[Any]) -> Constraints:
 
 def is_acknowledgement(text: str) -> bool:
     """'Nothing to add', 'thanks', 'ok' — a reply that asks for nothing new."""
-    from coach.router import NUTRITION_KEYWORDS, WORKOUT_KEYWORDS
-
     norm = normalize(text)
     toks = tokens(text)
     if not toks or len(toks) > 8 or "?" in text:

@@ -22,9 +22,10 @@ from langgraph.prebuilt import ToolNode
 
 from coach.advisors import make_advisor, wants_tool
 from coach.human import human_node
+from coach.plans import NutritionProvider, WorkoutProvider
 from coach.router import next_advisor, router_node
 from coach.state import NUTRITION, WORKOUT, MultiAgentState
-from coach.tools import NutritionProvider, WorkoutProvider, make_meal_tool, make_workout_tool
+from coach.tools import make_meal_tool, make_workout_tool
 from relais.retry import RetryPolicy
 
 ROUTER, HUMAN = "router", "human"

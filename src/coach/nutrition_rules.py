@@ -15,7 +15,7 @@ import itertools
 
 from coach._foods import FOODS, MEALS, SLOTS, MealTemplate, Slot
 from coach.constraints import diet_exclusions
-from coach.tools import FoodPortion, Meal, MealPlan, MealRequest
+from coach.plans import FoodPortion, Meal, MealPlan, MealRequest
 
 _KCAL_FACTOR = {"mixed": 1.0, "muscle": 1.1, "fat_loss": 0.8, "endurance": 1.1, "general": 1.0}
 _PROTEIN_PER_KG = {"mixed": 2.0, "muscle": 1.8, "fat_loss": 2.0, "endurance": 1.6, "general": 1.6}

@@ -9,7 +9,7 @@ positively: a reply never names what it left out.
 from __future__ import annotations
 
 from coach.constraints import Constraints
-from coach.tools import MealPlan, WorkoutPlan
+from coach.plans import MealPlan, WorkoutPlan
 
 _GOALS = {
     "mixed": ("build muscle and lose fat", "prendre du muscle et perdre du gras"),

@@ -25,30 +25,12 @@ injury/blessure, ...).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
-import yaml
-
 from coach._text import find_keywords, normalize
+from coach.keywords import NUTRITION_KEYWORDS, WORKOUT_KEYWORDS
 from coach.scope import OUT_OF_SCOPE, scope_of
 from coach.state import AGENTS, NUTRITION, WORKOUT, AgentName
-
-KEYWORDS_FILE = Path(__file__).parent / "data" / "router_keywords.yaml"
-
-
-def load_keywords(path: Path = KEYWORDS_FILE) -> dict[str, tuple[str, ...]]:
-    """Each advisor's keywords (swap the file to route between another pair of experts)."""
-    raw = yaml.safe_load(path.read_text(encoding="utf-8"))
-    missing = [agent for agent in AGENTS if not raw.get(agent)]
-    if missing:
-        raise ValueError(f"{path.name}: no keywords for {missing}")
-    return {agent: tuple(str(k) for k in raw[agent]) for agent in AGENTS}
-
-
-_KEYWORDS = load_keywords()
-WORKOUT_KEYWORDS: tuple[str, ...] = _KEYWORDS[WORKOUT]
-NUTRITION_KEYWORDS: tuple[str, ...] = _KEYWORDS[NUTRITION]
 
 
 @dataclass(frozen=True)

@@ -15,14 +15,13 @@ from typing import Literal
 
 from coach import _vocabulary as vocab
 from coach._text import has_any, normalize, tokens
+from coach.constraints import extract_constraints, is_acknowledgement
 
 Scope = Literal["in_scope", "out_of_scope", "help_center"]
 
 
 def states_a_constraint(text: str) -> bool:
     """The message states a goal, a number, an injury, a diet, an allergy… (alone, out of context)."""
-    from coach.constraints import extract_constraints
-
     found = extract_constraints([text]).model_dump(exclude={"language"})
     return any(value for value in found.values())
 
@@ -31,8 +30,6 @@ def scope_of(text: str, domain_hits: tuple[str, ...], advisor_in_charge: bool) -
     """`in_scope`, `out_of_scope`, or `help_center` (out of scope, and the help center knows).
 
     `domain_hits`: the router's keywords found in `text` (either advisor)."""
-    from coach.constraints import is_acknowledgement
-
     norm = normalize(text)
     if has_any(norm, vocab.HELP_CENTER_TOPICS) and set(domain_hits) <= vocab.VENUE_KEYWORDS:
         return "help_center"  # "cancel my gym membership": the gym is the place, not the topic

@@ -2,7 +2,7 @@
 
 Deterministic on purpose (the seed's "rule-based tools"): the same constraints always give the
 same programme, every injury rule is a tag filter over the exercise catalogue, and a real API
-can replace this class behind `coach.tools.WorkoutProvider`.
+can replace this class behind `coach.plans.WorkoutProvider`.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from coach._exercises import (
     CardioMode,
     Exercise,
 )
-from coach.tools import CardioSession, ExerciseItem, Session, WorkoutPlan, WorkoutRequest
+from coach.plans import CardioSession, ExerciseItem, Session, WorkoutPlan, WorkoutRequest
 
 # goal → (strength days, cardio sessions) when the person did not say how many days they have
 _DEFAULT_VOLUME = {

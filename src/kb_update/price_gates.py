@@ -6,15 +6,24 @@ The paragraph-diff and link gates are generic and live in `kb_update.gates`.
 from __future__ import annotations
 
 from collections import Counter
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from kb_update.failures import failure, hint_text
 from kb_update.markdown import blocks
-from kb_update.prices import find_money, rewrite_mention_text
+from kb_update.prices import Money, Price, find_money, rewrite_mention_text
 from kb_update.types import Unit
 
-if TYPE_CHECKING:
-    from kb_update.price_job import PriceChangeJob
+
+class PriceRule(Protocol):
+    """What the gates ask of a price change (`kb_update.price_job.PriceChangeJob` is one)."""
+
+    new: Price
+
+    def is_old_price(self, money: Money) -> bool: ...
+
+    def is_new_price(self, money: Money) -> bool: ...
+
+    def findings(self, text: str, allowed: Counter[tuple[int, str]]) -> list[str]: ...
 
 
 def _allowed(unit: Unit) -> Counter[tuple[int, str]]:
@@ -27,7 +36,7 @@ class OldPriceAbsent:
 
     name = "old-price-absent"
 
-    def __init__(self, job: PriceChangeJob) -> None:
+    def __init__(self, job: PriceRule) -> None:
         self.job = job
 
     def __call__(self, unit: Unit, text: str) -> list[str]:
@@ -52,7 +61,7 @@ class NewPricePresent:
 
     name = "new-price-present"
 
-    def __init__(self, job: PriceChangeJob) -> None:
+    def __init__(self, job: PriceRule) -> None:
         self.job = job
 
     def __call__(self, unit: Unit, text: str) -> list[str]:
@@ -82,7 +91,7 @@ class OfflineJudge:
 
     name = "judge (offline stand-in: derived-amount code check)"
 
-    def __init__(self, job: PriceChangeJob) -> None:
+    def __init__(self, job: PriceRule) -> None:
         self.job = job
 
     def __call__(self, unit: Unit, text: str) -> list[str]:

@@ -161,7 +161,7 @@ async def test_the_same_model_plan_without_the_allergen_is_healthy() -> None:
 async def test_fault_allergen_placed_in_the_plan_by_a_provider_is_false_complete() -> None:
     """A nutrition provider that ignores the allergy: the structured plan itself is checked."""
     from coach.nutrition_rules import RuleBasedNutritionProvider
-    from coach.tools import MealRequest
+    from coach.plans import MealRequest
 
     class Careless(RuleBasedNutritionProvider):
         def meal_plan(self, request: MealRequest) -> Any:

@@ -10,8 +10,8 @@ from langgraph.types import Command
 
 from coach.graph import HUMAN, NUTRITION_TOOL_NODE, ROUTER, WORKOUT_TOOL_NODE, build_coach_graph
 from coach.human import resume_text
+from coach.plans import MealPlan, WorkoutPlan
 from coach.state import NUTRITION, WORKOUT
-from coach.tools import MealPlan, WorkoutPlan
 from relais.testing import ScriptedChatModel, tool_call
 from tests.coach.conftest import MEAT_AND_FISH, SEED_TURNS
 

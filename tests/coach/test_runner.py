@@ -8,8 +8,8 @@ from typing import Any
 from langchain_core.messages import AIMessage, ToolMessage
 
 from coach.graph import build_coach_graph
+from coach.plans import WorkoutPlan, WorkoutRequest
 from coach.runner import CoachRunner, format_tool_call
-from coach.tools import WorkoutPlan, WorkoutRequest
 from coach.workout_rules import RuleBasedWorkoutProvider
 from relais.events import DoneEvent, ErrorEvent, InterruptEvent, TextChunk, ToolCallEvent
 from relais.testing import ScriptedChatModel, tool_call

@@ -14,14 +14,8 @@ from coach._exercises import CARDIO, PATTERNS
 from coach._foods import FOODS
 from coach.constraints import ALLERGENS, diet_exclusions
 from coach.nutrition_rules import RuleBasedNutritionProvider
-from coach.tools import (
-    MealPlan,
-    MealRequest,
-    WorkoutPlan,
-    WorkoutRequest,
-    make_meal_tool,
-    make_workout_tool,
-)
+from coach.plans import MealPlan, MealRequest, WorkoutPlan, WorkoutRequest
+from coach.tools import make_meal_tool, make_workout_tool
 from coach.workout_rules import RuleBasedWorkoutProvider, excluded_tags
 
 workouts = RuleBasedWorkoutProvider()
