@@ -15,6 +15,7 @@ for skip in RELAIS_SKIP_BROWSER RELAIS_SKIP_SCALE; do
 done
 
 bash scripts/install.sh
+bash scripts/langgraph-server.sh install  # the LangGraph server's own venv: its suites never skip
 export PYTHONDONTWRITEBYTECODE=1 HF_HUB_OFFLINE=1 TRANSFORMERS_OFFLINE=1 ANONYMIZED_TELEMETRY=False
 
 status=0

@@ -51,9 +51,11 @@ def build_coach_graph(
     workout_provider: WorkoutProvider | None = None,
     nutrition_provider: NutritionProvider | None = None,
     retry: RetryPolicy | None = None,
+    served: bool = False,
 ) -> CompiledStateGraph:
     """Compile the coach. `model=None` is the offline engine; providers replace the rule tools;
-    `retry` re-asks the model on transient provider errors."""
+    `retry` re-asks the model on transient provider errors; `served=True` compiles without a
+    checkpointer (a LangGraph server refuses a graph that brings its own)."""
     workout_tool = make_workout_tool(workout_provider)
     meal_tool = make_meal_tool(nutrition_provider)
 
@@ -73,6 +75,8 @@ def build_coach_graph(
         )
         builder.add_edge(tool_node, advisor)
     builder.add_edge(HUMAN, ROUTER)
+    if served:
+        return builder.compile(name="coach")
     return builder.compile(
         checkpointer=checkpointer if checkpointer is not None else InMemorySaver(), name="coach"
     )

@@ -6,9 +6,12 @@ workout advisor, because both read the same accumulated `messages`.
 
 from __future__ import annotations
 
-from typing import Literal, TypedDict
+from typing import Literal
 
 from langgraph.graph import MessagesState
+from typing_extensions import (
+    TypedDict,  # typing.TypedDict breaks a LangGraph server's schema export on 3.11
+)
 
 AgentName = Literal["workout_advisor", "nutrition_advisor"]
 WORKOUT: AgentName = "workout_advisor"
