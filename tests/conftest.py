@@ -70,3 +70,11 @@ def backend(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> 
         monkeypatch.setenv("DATABASE_URL", url)
         get_settings.cache_clear()
     return str(request.param)
+
+
+@pytest.fixture(scope="session")
+def langgraph_server(tmp_path_factory: pytest.TempPathFactory):
+    """A real `langgraph dev` on 127.0.0.1 serving langgraph.json (booking + coach), one per session."""
+    from tests.langgraph_server import running_server
+
+    yield from running_server(tmp_path_factory.mktemp("langgraph-server"))

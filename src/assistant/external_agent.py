@@ -589,15 +589,25 @@ def _classify(exc: BaseException, progress: _Progress) -> str:
 
 
 # --- process-wide client and the seed's string surface ------------------------------------
-_shared: ExternalAgentClient | None = None
+_shared: Any = None
 
 
-def get_client() -> ExternalAgentClient:
+def make_client(settings: Settings) -> Any:
+    """The client of the configured protocol (`EXTERNAL_AGENT_PROTOCOL`): both have `stream`,
+    `pending` and `aclose`, and fail with the same localised errors."""
+    if settings.external_agent_protocol == "langgraph":
+        from assistant.langgraph_agent import LangGraphAgentClient  # it builds on this module
+
+        return LangGraphAgentClient(settings)
+    return ExternalAgentClient(settings)
+
+
+def get_client() -> Any:
     """The process-wide client, rebuilt only if the settings object changed."""
     global _shared
     settings = get_settings()
     if _shared is None or _shared.settings is not settings:
-        _shared = ExternalAgentClient(settings)
+        _shared = make_client(settings)
     return _shared
 
 

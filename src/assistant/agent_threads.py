@@ -1,0 +1,83 @@
+"""Which LangGraph thread carries each Relais thread, and for whom: a table in the chat database.
+
+`agent_threads(relais_thread PK, owner, agent_thread, assistant, created_at)`, created on first
+use (SQLite or Postgres, the database Chainlit's data layer uses). The first writer wins
+(`INSERT ... ON CONFLICT DO NOTHING`): two instances racing on one thread read back the same row,
+and a thread claimed by one user is refused to any other.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from datetime import UTC, datetime
+from pathlib import Path
+
+from sqlalchemy import make_url, text
+from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
+
+_DDL = (
+    "CREATE TABLE IF NOT EXISTS agent_threads (relais_thread TEXT PRIMARY KEY, owner TEXT NOT NULL, "
+    "agent_thread TEXT NOT NULL, assistant TEXT NOT NULL, created_at TEXT NOT NULL)"
+)
+
+
+class ThreadOwnedByAnother(PermissionError):
+    """The Relais thread is mapped for another user."""
+
+
+class AgentThreads:
+    """The mapping, on its own small engine (lazily created in the running loop)."""
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        self._engine: AsyncEngine | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._ready = False
+
+    async def _db(self) -> AsyncEngine:
+        loop = asyncio.get_running_loop()
+        if self._engine is None or self._loop is not loop:
+            url = make_url(self.url)
+            if url.get_backend_name() == "sqlite" and url.database not in (None, "", ":memory:"):
+                Path(url.database).expanduser().parent.mkdir(parents=True, exist_ok=True)
+            self._engine, self._loop, self._ready = create_async_engine(self.url), loop, False
+        if not self._ready:
+            async with self._engine.begin() as conn:
+                await conn.execute(text(_DDL))
+            self._ready = True
+        return self._engine
+
+    async def get(self, relais_thread: str, owner: str) -> str | None:
+        """The agent thread of a Relais thread (None: not mapped yet); refused for another owner."""
+        engine = await self._db()
+        async with engine.connect() as conn:
+            row = (await conn.execute(
+                text("SELECT owner, agent_thread FROM agent_threads WHERE relais_thread = :t"), {"t": relais_thread}
+            )).first()
+        if row is None:
+            return None
+        if row.owner != owner:
+            raise ThreadOwnedByAnother(relais_thread)
+        return str(row.agent_thread)
+
+    async def claim(self, relais_thread: str, owner: str, agent_thread: str, assistant: str) -> str:
+        """Map the thread unless it already is; the winning row's agent thread (owner checked)."""
+        engine = await self._db()
+        async with engine.begin() as conn:
+            await conn.execute(
+                text("INSERT INTO agent_threads (relais_thread, owner, agent_thread, assistant, created_at) "
+                     "VALUES (:t, :o, :a, :s, :c) ON CONFLICT (relais_thread) DO NOTHING"),
+                {"t": relais_thread, "o": owner, "a": agent_thread, "s": assistant,
+                 "c": datetime.now(UTC).isoformat()},
+            )
+        found = await self.get(relais_thread, owner)
+        assert found is not None
+        return found
+
+    async def aclose(self) -> None:
+        engine, self._engine = self._engine, None
+        if engine is not None:
+            try:
+                await engine.dispose()
+            except (RuntimeError, OSError):
+                pass
