@@ -101,3 +101,12 @@ _CLAUSE_SPLIT = re.compile(r"[.!?;\n]+|,\s*(?:but|mais|and|et)\s+|\s+(?:but|mais
 def clauses(text: str) -> list[str]:
     """A message cut into clauses, so a negation or a body part stays with its own statement."""
     return [c.strip() for c in _CLAUSE_SPLIT.split(text) if c and c.strip()]
+
+
+_EMOJI_MODIFIERS = re.compile("[\U0001F3FB-\U0001F3FF\uFE0F\u200d\\s!.]+")
+
+
+def only_emoji(text: str, allowed: frozenset[str]) -> bool:
+    """`text` is nothing but emoji of `allowed` (skin tones, variation selectors, spaces aside)."""
+    rest = _EMOJI_MODIFIERS.sub("", text or "")
+    return bool(rest) and all(ch in allowed for ch in rest)

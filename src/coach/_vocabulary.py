@@ -219,4 +219,11 @@ FOLLOW_UP_CUES: tuple[str, ...] = (
     "propos*", "recommand*", "conseil*", "idee*",
 )
 
+# A reply made of these alone approves the last answer ("👍", "👌🏽", "✅"). A mere smile ("🙂") is not
+# an answer to anything and stays out of scope.
+APPROVAL_EMOJI: frozenset[str] = frozenset({
+    "\U0001F44D", "\U0001F44C", "\u2705", "\u2714", "\U0001F64F", "\U0001F44F", "\U0001F4AA", "\U0001F197",
+    "\U0001F4AF", "\U0001F64C", "\U0001F91D",
+})
+
 # fmt: on

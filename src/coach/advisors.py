@@ -37,7 +37,20 @@ from coach.render import (
     render_meals,
     render_workout,
 )
-from coach.router import explain_route, last_human_text
+from coach.followups import (
+    ACK,
+    ANSWER,
+    NOTED,
+    PLAN,
+    REPEATED,
+    REPLY_KEY,
+    UPDATED,
+    follow_up_reply,
+    mark,
+    new_missing_detail,
+)
+from coach.followups import OUT_OF_SCOPE as OUT_OF_SCOPE_REPLY
+from coach.router import explain_turn, last_human_text
 from coach.scope import OUT_OF_SCOPE, out_of_scope_reply, states_a_constraint
 from coach.state import NUTRITION, WORKOUT, AgentName
 from coach.tools import MEAL_TOOL, WORKOUT_TOOL, tool_args_from_constraints
@@ -150,12 +163,12 @@ def _offline_reply(agent: AgentName, tool: BaseTool, messages: list[BaseMessage]
             note = render_change_note(changes, changed, agent, found.language, repeated=asked and not changed)
             if changed:  # the updated plan follows the summary as a section a UI may fold
                 return AIMessage(content=note + "\n" + text,
-                                 additional_kwargs={FOLD_KEY: section_title(agent, found.language)})
-            text = note + ("\n" + text if asked else "")
-        return AIMessage(content=text)
+                                 additional_kwargs={FOLD_KEY: section_title(agent, found.language), REPLY_KEY: UPDATED})
+            return mark(AIMessage(content=note + ("\n" + text if asked else "")), REPEATED if asked else NOTED)
+        return mark(AIMessage(content=text), PLAN)
     answered_before = any(isinstance(m, AIMessage) and not m.tool_calls for m in messages)
     if answered_before and is_acknowledgement(last_human_text(messages)):
-        return AIMessage(content=render_acknowledgement(agent, found.language))
+        return mark(AIMessage(content=render_acknowledgement(agent, found.language)), ACK)
     call = {
         "name": tool.name,
         "args": tool_args_from_constraints(tool.name, found),
@@ -176,11 +189,15 @@ def make_advisor(
 
     async def advisor(state: dict[str, Any]) -> dict[str, Any]:
         messages: list[BaseMessage] = list(state.get("messages", []))
-        if messages and messages[-1].type == "human":  # what the coach can't do: say so, no plan
-            decision = explain_route(last_human_text(messages), state.get("last_active_agent"))
-            if decision.reason in OUT_OF_SCOPE:
-                language = conversation_language(human_texts(messages))
-                return {"messages": [AIMessage(content=out_of_scope_reply(decision.reason, language), name=agent)]}
+        if messages and messages[-1].type == "human":
+            language = conversation_language(human_texts(messages))
+            decision = explain_turn(messages, state.get("last_active_agent"))
+            if decision.reason in OUT_OF_SCOPE:  # what the coach can't do: say so, no plan
+                reply = AIMessage(content=out_of_scope_reply(decision.reason, language), name=agent)
+                return {"messages": [mark(reply, OUT_OF_SCOPE_REPLY)]}
+            detail = new_missing_detail(messages)
+            if detail is not None:  # "I have an injury.": one question (which area?), no plan yet
+                return {"messages": [follow_up_reply(detail, language, agent)], "last_active_agent": agent}
         if model is None:
             reply = _offline_reply(agent, tool, messages)
             reply.name = agent  # the author travels with the message (handoff audit: sender)
@@ -198,6 +215,10 @@ def make_advisor(
             reply = AIMessage(content=str(getattr(reply, "content", reply)))
         if reply.tool_calls and not may_call:
             reply = AIMessage(content=reply.content or "", id=reply.id)
+        if not reply.tool_calls:  # what the reply did, for the question that follows it
+            ran_tool = any(isinstance(m, ToolMessage) for m in _since_last_human(messages))
+            adjusted = ran_tool and _previous_result(messages, tool.name) is not None
+            mark(reply, UPDATED if adjusted else PLAN if ran_tool else ANSWER)
         reply.name = agent  # the author travels with the message (handoff audit: sender)
         return {"messages": [reply], "last_active_agent": agent}
 

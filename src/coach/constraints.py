@@ -17,7 +17,7 @@ from pydantic import BaseModel, Field
 
 from coach import _vocabulary as vocab
 from coach._text import clauses as split_clauses
-from coach._text import find_keywords, fold, has_any, normalize, tokens
+from coach._text import find_keywords, fold, has_any, normalize, only_emoji, tokens
 from coach.keywords import NUTRITION_KEYWORDS, WORKOUT_KEYWORDS
 from coach.language import Language, conversation_language
 
@@ -291,13 +291,13 @@ def _near_avoid_cue(clause_norm: str, start: int, end: int) -> bool:
 
 
 def _food_updates(
-    clause_norm: str, pending: bool = False
+    clause_norm: str, pending: str | None = None
 ) -> tuple[set[str], set[str], set[str], bool, bool]:
     """(allergies, intolerances, avoid, unspecified allergy?, unspecified intolerance?).
 
     Each food word takes the kind of the nearest cue before it (else after it), so
     "allergic to peanuts, lactose intolerant" gives one allergy and one intolerance. With
-    `pending` (an allergy was announced without its food), a bare food word answers it.
+    `pending` ("allergy" or "intolerance" announced without its food), a bare food word answers it.
     """
     cues: list[tuple[int, str]] = []
     for kind, words in (("allergy", vocab.ALLERGY_CUES), ("intolerance", vocab.INTOLERANCE_CUES)):
@@ -319,7 +319,7 @@ def _food_updates(
                 if _near_avoid_cue(clause_norm, hit.start, hit.end):
                     kind = "avoid"
                 elif pending and key not in _NOT_ALLERGENS:
-                    kind = "allergy"
+                    kind = pending
                 else:
                     continue
             if key in _NOT_ALLERGENS:
@@ -420,9 +420,9 @@ def extract_constraints(texts: Iterable[str], language: Language | None = None) 
                 diet = "omnivore"
             if _is_allergy_free_statement(cnorm):
                 continue
-            a, i, v, unspecified_a, unspecified_i = _food_updates(
-                cnorm, pending="unspecified" in allergies
-            )
+            pending = ("allergy" if "unspecified" in allergies
+                       else "intolerance" if "unspecified" in intolerances else None)
+            a, i, v, unspecified_a, unspecified_i = _food_updates(cnorm, pending=pending)
             if a:
                 allergies.discard("unspecified")
             if i:
@@ -483,7 +483,9 @@ def constraints_from_messages(messages: Iterable[Any]) -> Constraints:
 
 
 def is_acknowledgement(text: str) -> bool:
-    """'Nothing to add', 'thanks', 'ok' — a reply that asks for nothing new."""
+    """'Nothing to add', 'thanks', 'ok', '👍' — a reply that asks for nothing new."""
+    if only_emoji(text, vocab.APPROVAL_EMOJI):
+        return True
     norm = normalize(text)
     toks = tokens(text)
     if not toks or len(toks) > 8 or "?" in text:

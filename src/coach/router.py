@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from coach._text import find_keywords, normalize
+from coach.followups import changes_constraints
 from coach.keywords import NUTRITION_KEYWORDS, WORKOUT_KEYWORDS
 from coach.scope import OUT_OF_SCOPE, scope_of
 from coach.state import AGENTS, NUTRITION, WORKOUT, AgentName
@@ -66,13 +67,14 @@ def normalize_agent(value: Any) -> AgentName | None:
     raise ValueError(f"unknown agent {value!r}; expected one of {AGENTS}")
 
 
-def explain_route(text: str, last_active_agent: str | None = None) -> RouteDecision:
-    """Route `text` and say which rule decided (see the module docstring)."""
+def explain_route(text: str, last_active_agent: str | None = None, *, answers: bool = False) -> RouteDecision:
+    """Route `text` and say which rule decided (see the module docstring). `answers`: the
+    message changes the conversation's constraints (in scope whatever its words)."""
     norm = normalize(text)
     workout = tuple(dict.fromkeys(h.keyword for h in find_keywords(norm, WORKOUT_KEYWORDS)))
     nutrition = tuple(dict.fromkeys(h.keyword for h in find_keywords(norm, NUTRITION_KEYWORDS)))
     in_charge = normalize_agent(last_active_agent)
-    scope = scope_of(text, workout + nutrition, in_charge is not None)
+    scope = "in_scope" if answers else scope_of(text, workout + nutrition, in_charge is not None)
     if scope != "in_scope":
         return RouteDecision(in_charge or WORKOUT, scope, workout, nutrition)
     if workout and nutrition:
@@ -85,6 +87,16 @@ def explain_route(text: str, last_active_agent: str | None = None) -> RouteDecis
     if last is not None:
         return RouteDecision(last, "fallback_last", workout, nutrition)
     return RouteDecision(WORKOUT, "new_thread", workout, nutrition)
+
+
+def explain_turn(messages: list[Any], last_active_agent: str | None = None) -> RouteDecision:
+    """Route the person's last message in its conversation: a reply that answers the coach's
+    question ("Shellfish." after "which food?") is in scope even without a domain word."""
+    text = last_human_text(messages)
+    decision = explain_route(text, last_active_agent)
+    if decision.reason in OUT_OF_SCOPE and changes_constraints(messages):
+        return explain_route(text, last_active_agent, answers=True)
+    return decision
 
 
 def route(text: str, last_active_agent: str | None = None) -> AgentName:
@@ -108,9 +120,7 @@ def last_human_text(messages: list[Any]) -> str:
 def router_node(state: dict[str, Any]) -> dict[str, Any]:
     """Graph node: picks the advisor for the last human message, records it as in charge and
     records the decision itself (destination + rule) for the handoff audit."""
-    decision = explain_route(
-        last_human_text(state.get("messages", [])), state.get("last_active_agent")
-    )
+    decision = explain_turn(state.get("messages", []), state.get("last_active_agent"))
     return {
         # out of scope: the advisor in charge stays in charge (nothing but the message changes)
         **({} if decision.reason in OUT_OF_SCOPE else {"last_active_agent": decision.agent}),

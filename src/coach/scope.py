@@ -47,15 +47,15 @@ _REPLIES = {
         "That's outside what I can help with: I'm your training and nutrition coach — workout plans, "
         "exercises, sets and reps, cardio, meals, calories, protein and diets (vegetarian, vegan, "
         "allergies, intolerances). Ask me about any of those.",
-        "For membership, billing or app questions, the help center has the answers: start a "
-        "**New Chat** (the button at the top of the page) and ask it there.",
+        "For membership, billing or app questions, the help center has the answers: choose "
+        "**Assistant** in the profile menu at the top of the chat, and ask it there.",
     ),
     "fr": (
         "Je ne peux pas vous aider sur ce point : je suis votre coach entraînement et nutrition — "
         "programmes, exercices, séries et répétitions, cardio, repas, calories, protéines et régimes "
         "(végétarien, végan, allergies, intolérances). Posez-moi une question sur l'un de ces sujets.",
-        "Pour l'abonnement, la facturation ou l'application, le centre d'aide a les réponses : ouvrez une "
-        "**Nouvelle discussion** (le bouton en haut de la page) et posez-y votre question.",
+        "Pour l'abonnement, la facturation ou l'application, le centre d'aide a les réponses : choisissez "
+        "**Assistant** dans le menu des profils en haut de la discussion, et posez-y votre question.",
     ),
 }
 

@@ -49,7 +49,7 @@ async def test_out_of_scope_on_a_coach_thread(language: str, kind: str) -> None:
         new = after["messages"][len(before["messages"]):]
         assert [m.type for m in new] == ["human", "ai"] and new[0].content == message
     if kind == "help_center":
-        assert ("New Chat" if language == "en" else "Nouvelle discussion") in text_of(events)
+        assert ("profile menu" if language == "en" else "menu des profils") in text_of(events)
 
 
 async def test_out_of_scope_on_a_new_thread_leaves_no_advisor_in_charge() -> None:
