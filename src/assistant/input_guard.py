@@ -20,10 +20,11 @@ question such as "pricing?" is low information but still deserves its answer).
 from __future__ import annotations
 
 import re
-import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Literal
+
+from relais.language import fold_accents
 
 Kind = Literal["content", "greeting", "thanks", "empty", "low_information"]
 
@@ -82,10 +83,6 @@ class Verdict:
         return self.kind in ("greeting", "thanks")
 
 
-def _fold(word: str) -> str:
-    return "".join(c for c in unicodedata.normalize("NFKD", word) if not unicodedata.combining(c))
-
-
 def words_of(text: str) -> list[str]:
     """Lower-cased words of `text`, markup, links and numbers removed; "re-bonjour" → re, bonjour."""
     clean = _LINKS.sub(" ", _MARKUP.sub(" ", text or ""))
@@ -97,7 +94,7 @@ def words_of(text: str) -> list[str]:
 
 def looks_like_a_word(word: str) -> bool:
     """A vowel, no 5-consonant run, and not one syllable repeated ("hahaha", "mmmmh", "zzz")."""
-    plain = _fold(word)
+    plain = fold_accents(word)
     if not any(c in _VOWELS for c in word) or _CONSONANT_RUN.search(plain):
         return False
     if len(plain) >= 3 and len(set(plain)) <= 2:
@@ -109,13 +106,13 @@ class InputGuard:
     """The guard over a known vocabulary (stopwords + the words of the few-shot examples)."""
 
     def __init__(self, known_words: Iterable[str] = ()) -> None:
-        self.known = {_fold(w) for w in known_words} | {_fold(w) for w in STOPWORDS}
+        self.known = {fold_accents(w) for w in known_words} | {fold_accents(w) for w in STOPWORDS}
 
     def assess(self, text: str) -> Verdict:
         words = words_of(text)
         if not words:
             return Verdict("empty")
-        folded = [_fold(w) for w in words]
+        folded = [fold_accents(w) for w in words]
         social = [w for w in words if w in GREETINGS or w in THANKS]
         rest = [w for w in words if w not in GREETINGS and w not in THANKS and w not in STOPWORDS]
         if social and not rest:

@@ -74,7 +74,7 @@ def launch(host: str | None, port: int | None, demo: bool, headless: bool) -> in
     env["CHAINLIT_AUTH_SECRET"] = os.environ["CHAINLIT_AUTH_SECRET"]
     procs: list[subprocess.Popen] = []
     relais = [sys.executable, "-m", "cli.app"]
-    start_agent = env.get("ENABLE_ORCHESTRATOR", "").lower() in ("1", "true", "yes")
+    start_agent = settings.enable_orchestrator or env.get("ENABLE_ORCHESTRATOR") == "true"  # the demo's default
     try:
         if start_agent:
             agent = subprocess.Popen([*relais, "agent", "serve"], env=env)

@@ -13,21 +13,14 @@ are written once, accent-free, in a small notation:
 from __future__ import annotations
 
 import re
-import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
 
-_LIGATURES = str.maketrans({"œ": "oe", "Œ": "oe", "æ": "ae", "Æ": "ae", "’": "'", "‘": "'"})
+from relais.language import fold_accents as fold
+
 _PUNCT = re.compile(r"[^a-z0-9\-\s]+")
 _SPACES = re.compile(r"\s+")
-
-
-def fold(text: str) -> str:
-    """Lower-case and accent-free (œ → oe), nothing else changed."""
-    text = text.translate(_LIGATURES).lower()
-    text = unicodedata.normalize("NFKD", text)
-    return "".join(ch for ch in text if not unicodedata.combining(ch))
 
 
 def normalize(text: str) -> str:

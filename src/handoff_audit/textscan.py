@@ -9,9 +9,10 @@ in the same clause (within a few words) and no qualifier turns it into something
 from __future__ import annotations
 
 import re
-import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+
+from relais.language import fold_accents as fold
 
 
 def words(text: str) -> list[str]:
@@ -70,14 +71,6 @@ _AFTER_EXCUSE = frozenset(
 )
 """Words right after a term that make it something else ("X-free", "X substitute"); a domain
 adds its own through `Lexicon.safe_after`."""
-
-
-def fold(text: str) -> str:
-    """Case- and accent-insensitive form: `Œufs à la crème` → `oeufs a la creme`."""
-    text = text.replace("œ", "oe").replace("Œ", "oe").replace("æ", "ae").replace("Æ", "ae")
-    text = text.replace("’", "'").replace("`", "'")
-    decomposed = unicodedata.normalize("NFKD", text)
-    return "".join(ch for ch in decomposed if not unicodedata.combining(ch)).casefold()
 
 
 def tokens(text: str) -> list[str]:

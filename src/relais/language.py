@@ -37,10 +37,15 @@ _FR = frozenset(
 _FR_CHARS = frozenset("éèêëàâîïôûùçœ")
 
 
+_LIGATURES = str.maketrans({"œ": "oe", "Œ": "oe", "æ": "ae", "Æ": "ae", "’": "'", "‘": "'", "`": "'"})
+
+
 def fold_accents(text: str) -> str:
-    """Lower-case and strip diacritics ("Résilier" → "resilier") so accents never block a match."""
-    decomposed = unicodedata.normalize("NFKD", text.lower())
-    return "".join(ch for ch in decomposed if not unicodedata.combining(ch)).replace("œ", "oe")
+    """Case- and accent-free ("Œufs à la Crème" → "oeufs a la creme"; typographic apostrophes → ').
+
+    The one folding every package uses, so a word matches whichever way it was typed."""
+    decomposed = unicodedata.normalize("NFKD", text.translate(_LIGATURES))
+    return "".join(ch for ch in decomposed if not unicodedata.combining(ch)).casefold()
 
 
 def words(text: str) -> list[str]:

@@ -10,7 +10,6 @@ number of hand-offs to the agent. Aggregates only: no user names are shown.
 from __future__ import annotations
 
 import re
-import unicodedata
 from collections import Counter
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
@@ -23,6 +22,7 @@ from starlette.requests import Request
 
 from chatbot.admin.sections import AdminSection, register_section
 from chatbot.feedback import CHANNEL_LABELS, COACH, HELP_CENTER
+from relais.language import fold_accents
 
 DEFAULT_DAYS = 30
 MAX_GAP_QUESTIONS = 2000  # the most recent not-found questions grouped on each page view
@@ -196,7 +196,7 @@ _WORD = re.compile(r"[a-z0-9]+")
 def _stems(question: str) -> frozenset[str]:
     import Stemmer  # PyStemmer (already used by the BM25 index)
 
-    plain = unicodedata.normalize("NFKD", question.lower()).encode("ascii", "ignore").decode()
+    plain = fold_accents(question)
     words = [w for w in _WORD.findall(plain) if len(w) > 2 and w not in _STOP]
     return frozenset(_stemmer(Stemmer).stemWords(words))
 
