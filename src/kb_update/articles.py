@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import stat
 import tempfile
 from pathlib import Path
 
@@ -31,12 +32,27 @@ def kb_files(kb_dir: Path) -> list[Path]:
     )
 
 
+def _mode_for(path: Path) -> int:
+    """The permission bits the written file must have: the article's own, else the umask's default.
+
+    `mkstemp` creates its file 0600; replacing an article with it would make a 0644 article
+    unreadable to the other users and services of the knowledge base."""
+    try:
+        return stat.S_IMODE(path.stat().st_mode)
+    except FileNotFoundError:
+        umask = os.umask(0)
+        os.umask(umask)
+        return 0o666 & ~umask
+
+
 def write_atomically(path: Path, text: str) -> None:
-    """Replace `path` in one step, so a crash never leaves half an article."""
+    """Replace `path` in one step, so a crash never leaves half an article; its mode is kept."""
+    mode = _mode_for(path)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
         with os.fdopen(fd, "w", encoding="utf-8", newline="") as handle:
             handle.write(text)
+        os.chmod(tmp, mode)
         os.replace(tmp, path)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)

@@ -19,6 +19,7 @@ import re
 from collections import Counter
 from dataclasses import dataclass
 from decimal import Decimal
+from typing import Any
 
 from kb_update.consistency import _DIFFERENCE_WORDS, _RATIO_PATTERNS, period_factor
 from kb_update.markdown import blocks, sentence_at
@@ -70,9 +71,10 @@ def _fmt(value: Decimal) -> str:
     return str(int(value)) if value == value.to_integral_value() else f"{value:.2f}"
 
 
-def stated_ratios(texts: dict[str, str]) -> dict[Decimal, str]:
-    """Ratio → the sentence stating it, for every ratio stated in a pricing sentence."""
-    found: dict[Decimal, str] = {}
+def stated_ratios(texts: dict[str, str], every: bool = False) -> dict[Any, str]:
+    """Ratio → the first sentence stating it, for every ratio stated in a pricing sentence
+    (`every`: keyed by (ratio, sentence), one entry per sentence)."""
+    found: dict[Any, str] = {}
     for text in texts.values():
         for block in blocks(text):
             for pattern, value in _RATIO_PATTERNS:
@@ -80,7 +82,17 @@ def stated_ratios(texts: dict[str, str]) -> dict[Decimal, str]:
                     ratio: Decimal = value(match)  # type: ignore[operator]
                     sentence = sentence_at(block.text, match.start()).strip()
                     if ratio > 0 and ratio != 1 and _PRICE_WORDS.search(sentence):
-                        found.setdefault(ratio, sentence)
+                        found.setdefault((ratio, sentence) if every else ratio, sentence)
+    return found
+
+
+def ratio_sentences(texts: dict[str, str], ratio: Decimal) -> list[tuple[str, str]]:
+    """(path, sentence) of every pricing sentence stating `ratio` ("three times the Base plan")."""
+    found: list[tuple[str, str]] = []
+    for path, text in sorted(texts.items()):
+        for one, sentence in stated_ratios({path: text}, every=True).items():
+            if abs(one[0] - ratio) < Decimal("0.0001") and (path, sentence) not in found:
+                found.append((path, sentence))
     return found
 
 

@@ -156,10 +156,88 @@ def normalize_decision(answer: Any, item: dict[str, Any]) -> dict[str, Any] | No
     return None
 
 
+def _months(period: str | None) -> int | None:
+    from kb_update.prices import PERIOD_MONTHS
+
+    return PERIOD_MONTHS.get(period or "")
+
+
+def same_quantity(a: dict[str, Any], b: dict[str, Any]) -> Decimal | None:
+    """How many `a` periods `b` is, when `b` is the same amount as `a` over another period
+    (the Family plan's $360/year beside its $30/month): both before and after the change, so
+    the two were computed from one relation. None when `b` does not follow `a`."""
+    if "article" in (a["kind"], b["kind"]):
+        return None
+    months_a, months_b = _months(a.get("period")), _months(b.get("period"))
+    if not months_a or not months_b or months_a == months_b:
+        return None
+    span = Decimal(months_b) / Decimal(months_a)
+    try:
+        old_a, old_b = Decimal(a["old_amount"]), Decimal(b["old_amount"])
+        new_a, new_b = Decimal(a["new_amount"]), Decimal(b["new_amount"])
+    except (InvalidOperation, KeyError, TypeError):
+        return None
+    close = lambda x, y: abs(x - y) < Decimal("0.005")  # noqa: E731
+    return span if close(old_a * span, old_b) and close(new_a * span, new_b) else None
+
+
+def follow_typed_value(items: list[dict[str, Any]], index: int) -> None:
+    """The open items that are the decided item's amount over another period now follow the
+    value the person typed ($35/month typed → $420/year proposed, not $36 × 12), in place."""
+    from kb_update.prices import find_money, rewrite_mention_text
+
+    decided = items[index]
+    value = Decimal(decided["decision"]["value"])
+    for item in items:
+        span = same_quantity(decided, item) if item is not decided and item["decision"] is None else None
+        if span is None:
+            continue
+        target = (value * span).quantize(Decimal("0.01"))
+        item["new_amount"] = str(target)
+        for mention in item["mentions"]:
+            found = find_money(mention["text"])
+            if found:
+                mention["suggestion"] = rewrite_mention_text(found[0], target)
+        found = find_money(item["current"] or "")
+        if found:
+            item["computed"] = rewrite_mention_text(found[0], target)
+        item["follows"] = {"current": decided["current"], "value": _typed_text(decided)}
+
+
+def _typed_text(item: dict[str, Any]) -> str:
+    from kb_update.prices import find_money, rewrite_mention_text
+
+    found = find_money(item["current"] or "")
+    value = Decimal(item["decision"]["value"])
+    return rewrite_mention_text(found[0], value) if found else str(value)
+
+
+def broken_relations(items: list[dict[str, Any]], texts: dict[str, str]) -> list[dict[str, Any]]:
+    """Typed values that no longer follow the ratio an article states ("three times the Base
+    plan"): that sentence, as it will be published (`texts`: path → final text), then contradicts
+    the amount beside it, so the review says where."""
+    from kb_update.crosscheck import ratio_sentences
+
+    out = []
+    for item in items:
+        decision = item.get("decision") or {}
+        if decision.get("choice") != "value" or item["kind"] != "ratio" or not item.get("factor"):
+            continue
+        if abs(Decimal(decision["value"]) - Decimal(item["new_amount"])) < Decimal("0.005"):
+            continue
+        for path, sentence in ratio_sentences(texts, Decimal(item["factor"])):
+            out.append({"current": item["current"], "typed": _typed_text(item), "expected": item["computed"],
+                        "path": path, "source": sentence})
+    return out
+
+
 def decide(items: list[dict[str, Any]], index: int, decision: dict[str, Any]) -> list[dict[str, Any]]:
-    """A copy of `items` with this decision recorded (and "for all remaining" applied)."""
-    out = [dict(item) for item in items]
+    """A copy of `items` with this decision recorded (and "for all remaining" applied); a typed
+    value carries over to the same amount stated for another period (`follow_typed_value`)."""
+    out = [{**item, "mentions": [dict(m) for m in item.get("mentions", [])]} for item in items]
     out[index]["decision"] = {k: v for k, v in decision.items() if k != "all"}
+    if decision["choice"] == "value":
+        follow_typed_value(out, index)
     if decision.get("all"):
         for item in out[index + 1:]:
             if item["decision"] is None:

@@ -27,4 +27,5 @@ def components_for(job: Job, settings: Any = None, *, reingest: bool = True) -> 
         parts = Components.with_model(job, model, judge_model=chat_model(settings, temperature=0.0), reingest=hook)
     parts.secrets = tuple(settings.secret_values())
     parts.journal = Path(settings.data_dir) / "kb_update_publishes.jsonl"
+    parts.lesson_memory = Path(settings.data_dir) / "kb_update_lessons.json"
     return parts

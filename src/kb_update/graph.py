@@ -30,6 +30,7 @@ from langgraph.types import Command, Send, interrupt
 
 from kb_update.escalations import (
     bases,
+    broken_relations,
     collect_items,
     decide,
     disk_texts,
@@ -40,7 +41,7 @@ from kb_update.escalations import (
 from kb_update.failures import paragraph_of, tag_of
 from kb_update.gates import ModelJudge, run_gates
 from kb_update.job import Job
-from kb_update.lessons import propose_lessons, resolve_lesson
+from kb_update.lessons import propose_lessons, remember, remembered_lessons, resolve_lesson
 from kb_update.markdown import blocks
 from kb_update.publish import Reingest, publish_texts
 from kb_update.review import build_review, render_markdown
@@ -89,6 +90,7 @@ class Components:
     retry: RetryPolicy = field(default_factory=RetryPolicy)
     secrets: tuple[str, ...] = ()  # scrubbed from error text kept in state, reviews and the UI
     journal: Path | None = None  # one JSON line per publish (what was written, when approved)
+    lesson_memory: Path | None = None  # lessons a person answered, kept for the next runs
 
     @property
     def engine(self) -> str:
@@ -174,7 +176,8 @@ def build_graph(parts: Components, config: EngineConfig = EngineConfig()) -> Sta
                              "discarded": sum(1 for d in result.decisions if not d["keep"]),
                              "engine": result.engine, "briefs": {u["id"]: u["brief"] for u in result.units}})
         return {"hits": result.hits, "decisions": result.decisions, "units": units, "order": list(units),
-                "status": status, "round": 0, "lessons": [], "proposals": [], "engine": parts.engine}
+                "status": status, "round": 0, "lessons": remembered_lessons(job, parts.lesson_memory),
+                "proposals": [], "engine": parts.engine}
 
     def plan_round(state: RunState) -> dict[str, Any]:
         status = state["status"]
@@ -274,6 +277,7 @@ def build_graph(parts: Components, config: EngineConfig = EngineConfig()) -> Sta
             "lesson": lesson, "evidence": evidence,
         })
         resolved = resolve_lesson(lesson, answer)
+        remember(parts.lesson_memory, resolved)  # idempotent: a re-run of this node writes the same
         return {"lessons": state["lessons"] + [resolved], "proposals": state["proposals"][1:]}
 
     def collect(state: RunState) -> dict[str, Any]:
@@ -318,14 +322,16 @@ def build_graph(parts: Components, config: EngineConfig = EngineConfig()) -> Sta
         return "decide" if next_open(state.get("items", [])) is not None else "review"
 
     def review(state: RunState) -> Command[Literal["publish", "__end__"]]:
-        report = build_review(job.summary(), state)
         writes, left, kept = plan_writes(state, state.get("bases", {}), state.get("items", []))
+        report = build_review(job.summary(), state, {p: w["text"] for p, w in writes.items()})
         originals = {p: b["text"] for p, b in state.get("bases", {}).items()}
         report["writes"] = sorted(p for p, w in writes.items() if w["text"] != _disk(state, p, originals))
         report["texts"] = {p: [_disk(state, p, originals) or "", writes[p]["text"]] for p in report["writes"]}
         report["left"] = left
         report["kept"] = kept
         report["items"] = state.get("items", [])
+        final = {**disk_texts(Path(state["kb_dir"])), **originals, **{p: w["text"] for p, w in writes.items()}}
+        report["broken"] = broken_relations(report["items"], final)
         report["publishable"] = report["writes"]
         if not report["publishable"]:
             return Command(goto=END, update={"review": report, "outcome": "nothing-to-publish"})
@@ -341,7 +347,8 @@ def build_graph(parts: Components, config: EngineConfig = EngineConfig()) -> Sta
     def publish(state: RunState) -> dict[str, Any]:
         writes, left, _kept = plan_writes(state, state.get("bases", {}), state.get("items", []))
         todo = {p: w for p, w in writes.items() if p in set(state["review"]["writes"])}
-        report = publish_texts(Path(state["kb_dir"]), todo, left, parts.reingest, parts.journal)
+        report = publish_texts(Path(state["kb_dir"]), todo, left, parts.reingest, parts.journal,
+                               progress=get_stream_writer())  # one event per article written, then the index
         return {"published": report, "outcome": "published"}
 
     graph = StateGraph(RunState)

@@ -7,17 +7,19 @@ or a model's one-liner. A person approves it before it joins the shared brief.
 
 from __future__ import annotations
 
+import json
 import logging
 from collections import defaultdict
+from pathlib import Path
 
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import HumanMessage, SystemMessage
+from relais.retry import RetryPolicy
 
 from kb_update.failures import tag_of
 from kb_update.job import Job
 from kb_update.schemas import LessonDraft
 from kb_update.types import Attempt, Lesson
-from relais.retry import RetryPolicy
 
 log = logging.getLogger(__name__)
 
@@ -88,3 +90,42 @@ def resolve_lesson(lesson: Lesson, answer: object) -> Lesson:
     else:
         approved = answer is True
     return Lesson(**{**lesson, "text": text, "status": "approved" if approved else "rejected"})  # type: ignore[typeddict-item]
+
+
+# --- memory across runs ----------------------------------------------------------------------
+def load_memory(path: Path | None) -> dict[str, dict[str, str]]:
+    """tag → {"status", "text"} of the lessons a person already answered (empty when none)."""
+    if path is None or not path.is_file():
+        return {}
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, json.JSONDecodeError):
+        log.warning("lesson memory %s unreadable; starting without it", path)
+        return {}
+    return {str(tag): entry for tag, entry in data.items() if isinstance(entry, dict) and entry.get("status")}
+
+
+def remember(path: Path | None, lesson: Lesson) -> None:
+    """Keep a person's answer to a lesson, so the next run neither asks it again nor forgets it."""
+    if path is None or lesson["status"] == "proposed":
+        return
+    memory = load_memory(path)
+    memory[lesson["tag"]] = {"status": lesson["status"], "text": lesson["text"], "rule": lesson["rule"] or ""}
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_suffix(".tmp")
+    tmp.write_text(json.dumps(memory, ensure_ascii=False, indent=1), encoding="utf-8")
+    tmp.replace(path)
+
+
+def remembered_lessons(job: Job, path: Path | None) -> list[Lesson]:
+    """The lessons answered in earlier runs, for this run: approved ones join every brief from the
+    first round, rejected ones are known (never proposed again). The job's own wording is used
+    when it has one (no examples from another change)."""
+    out: list[Lesson] = []
+    for tag, entry in sorted(load_memory(path).items()):
+        fresh = job.lesson_for(tag, [], [])
+        text = fresh["text"] if fresh else str(entry.get("text") or "")
+        rule = fresh["rule"] if fresh else (entry.get("rule") or None)
+        status = "approved" if entry["status"] == "approved" else "rejected"
+        out.append(Lesson(id=f"M{len(out) + 1}", tag=tag, text=text, rule=rule, units=[], status=status))
+    return out

@@ -54,8 +54,12 @@ def publish_units(kb_dir: Path, units: dict[str, Unit], status: dict[str, UnitSt
     return report
 
 
+Progress = Callable[[dict[str, Any]], None]
+
+
 def publish_texts(kb_dir: Path, writes: dict[str, dict[str, str]], left: list[str],
-                  reingest: Reingest | None, journal: Path | None = None) -> dict[str, Any]:
+                  reingest: Reingest | None, journal: Path | None = None,
+                  progress: Progress | None = None) -> dict[str, Any]:
     """Write the approved final texts (path → {text, sha256 of the text read}); re-ingest them.
 
     Same safety as `publish_units`: a file changed on disk since the run read it is a conflict,
@@ -77,13 +81,20 @@ def publish_texts(kb_dir: Path, writes: dict[str, dict[str, str]], left: list[st
             continue
         write_atomically(path, entry["text"])
         written.append(rel)
+        if progress is not None:
+            progress({"event": "publish-written", "path": rel, "done": len(written), "total": len(writes)})
     report: dict[str, Any] = {"written": written, "unchanged": unchanged, "conflicts": conflicts,
                               "not_published": sorted(left), "reingest": None}
     if journal is not None:
         journal.parent.mkdir(parents=True, exist_ok=True)
         with journal.open("a", encoding="utf-8") as handle:
             handle.write(json.dumps({"kb_dir": str(kb_dir), "written": written, "conflicts": conflicts}) + "\n")
+    if progress is not None and written and reingest is not None:
+        progress({"event": "reindex-start", "total": len(written)})
     report["reingest"] = _reingest(kb_dir, written, reingest)
+    if progress is not None and written and reingest is not None:
+        failed = isinstance(report["reingest"], dict) and bool(report["reingest"].get("error"))
+        progress({"event": "reindex-done", "failed": failed})
     return report
 
 

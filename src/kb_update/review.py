@@ -45,22 +45,32 @@ def changed_prices(before: str, after: str) -> list[tuple[str, str]]:
     return pairs
 
 
-def cross_check(kb_dir: Path, state: dict[str, Any]) -> list[str]:
-    """Units checked against each other after the join: a price one unit changed that another
-    article (after this run) still states. Warnings for the reviewer; they block nothing."""
-    after: dict[str, str] = {}
+def cross_check(kb_dir: Path, state: dict[str, Any], final: dict[str, str] | None = None) -> list[str]:
+    """Articles checked against each other: a price one article changed that another article
+    still states once the run is published. Warnings for the reviewer; they block nothing.
+
+    `final` (path → text publish will write, decisions included) wins over a unit's output and
+    over the disk: an article rewritten by a decision in the same run is not reported as stale."""
+    disk: dict[str, str] = {}
     for path in kb_files(kb_dir):
-        rel = path.relative_to(kb_dir).as_posix()
         text = read_article(path)
         if text is not None:
-            after[rel] = text
-    changes: dict[tuple[str, str], list[str]] = {}
+            disk[path.relative_to(kb_dir).as_posix()] = text
+    after = dict(disk)
+    originals: dict[str, str] = {}
     for uid, record in state.get("status", {}).items():
         unit = state["units"][uid]
+        originals[unit["path"]] = unit["original"]
         if record["status"] == "done" and record["output"]:
             after[unit["path"]] = record["output"]
-            for pair in changed_prices(unit["original"], record["output"]):
-                changes.setdefault(pair, []).append(unit["path"])
+    after.update(final or {})
+    changes: dict[tuple[str, str], list[str]] = {}
+    for rel, text in sorted(after.items()):
+        before = originals.get(rel, disk.get(rel))
+        if before is None or before == text:
+            continue
+        for pair in changed_prices(before, text):
+            changes.setdefault(pair, []).append(rel)
     warnings = []
     for (old, new), where in changes.items():
         stale = sorted(rel for rel, text in after.items() if old in text and rel not in where)
@@ -70,8 +80,8 @@ def cross_check(kb_dir: Path, state: dict[str, Any]) -> list[str]:
     return warnings
 
 
-def build_review(summary: str, state: dict[str, Any]) -> dict[str, Any]:
-    """Everything the person needs to approve (or not) in one dict."""
+def build_review(summary: str, state: dict[str, Any], final: dict[str, str] | None = None) -> dict[str, Any]:
+    """Everything the person needs to approve (or not) in one dict (`final`: see `cross_check`)."""
     units = []
     for uid in state.get("order", []):
         unit, record = state["units"][uid], state["status"][uid]
@@ -102,7 +112,7 @@ def build_review(summary: str, state: dict[str, Any]) -> dict[str, Any]:
     kb_dir = state.get("kb_dir")
     return {
         "job": summary, "units": units, "discarded": discarded, "lessons": state.get("lessons", []),
-        "cross_checks": cross_check(Path(kb_dir), state) if kb_dir else [],
+        "cross_checks": cross_check(Path(kb_dir), state, final) if kb_dir else [],
         "publishable": [u["path"] for u in units if u["status"] == "done" and u["changed"]], "stats": stats,
     }
 
@@ -147,6 +157,10 @@ def render_markdown(review: dict[str, Any]) -> str:
         out += [f"- {i.get('current') or i.get('path')} in "
                 f"{', '.join(sorted({m['path'] for m in i['mentions']})) or i.get('path')} ({i['relation']})"
                 for i in review["kept"]]
+    if review.get("broken"):
+        out.append("### To check before publishing (a typed value no longer follows the article's wording)")
+        out += [f"- {b['path']}: {b['current']} → {b['typed']}, but “{b['source']}” gives {b['expected']}"
+                for b in review["broken"]]
     if review.get("cross_checks"):
         out.append("### Across articles (to look at; not blocking)")
         out += [f"- {warning}" for warning in review["cross_checks"]]

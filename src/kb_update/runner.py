@@ -62,6 +62,17 @@ class UnitChecked:
 
 
 @dataclass(frozen=True)
+class PublishProgress:
+    """Publishing, as it goes: an article written (`path`), the index refresh started or done."""
+
+    stage: str  # "written" | "reindex-start" | "reindex-done"
+    path: str | None = None
+    done: int = 0
+    total: int = 0
+    failed: bool = False
+
+
+@dataclass(frozen=True)
 class RoundDone:
     """The join after a round: each unit of the round is done, retried or escalated."""
 
@@ -87,7 +98,7 @@ class Finished:
     published: dict[str, Any] | None = None
 
 
-RunEvent = SplitDone | UnitStarted | UnitChecked | RoundDone | ApprovalNeeded | Finished
+RunEvent = SplitDone | UnitStarted | UnitChecked | RoundDone | PublishProgress | ApprovalNeeded | Finished
 
 
 # --- checkpointer --------------------------------------------------------------------------
@@ -187,6 +198,10 @@ class KbUpdateRun:
                                 chunk.get("briefs", {}))
             elif chunk.get("event") == "unit-start":
                 yield UnitStarted(chunk["unit"], chunk["attempt"])
+            elif chunk.get("event") == "publish-written":
+                yield PublishProgress("written", chunk["path"], chunk["done"], chunk["total"])
+            elif chunk.get("event") in ("reindex-start", "reindex-done"):
+                yield PublishProgress(chunk["event"], total=chunk.get("total", 0), failed=chunk.get("failed", False))
             return
         if mode != "updates" or not isinstance(chunk, dict):
             return

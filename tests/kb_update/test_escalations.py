@@ -121,10 +121,18 @@ def test_decided_values_are_written_everywhere_they_appear(tmp_path: Path) -> No
     decisions = [a for a in asked if a.kind == "decision"]
     assert _mentions(a.payload["item"] for a in decisions) >= {"$40/month", "40 $/mois", "$480/year", "$7.50", "$5"}
     assert finished.outcome == "published"
-    assert "| Team | $45/month | $576/year |" in (kb / "tiers.md").read_text()
-    assert "45 $/mois, soit 576 $/an" in (kb / "preise.md").read_text()  # same decision, French form
+    # the yearly Team price follows the typed $45/month (45 × 12), not the computed $48 × 12
+    assert "| Team | $45/month | $540/year |" in (kb / "tiers.md").read_text()
+    assert "45 $/mois, soit 540 $/an" in (kb / "preise.md").read_text()  # same decision, French form
+    yearly = next(a.payload["item"] for a in decisions
+                  if "$480/year" in {m["text"] for m in a.payload["item"]["mentions"]})
+    assert yearly["new_amount"] == "540.00" and yearly["follows"]["value"].startswith(("$45", "45"))
     assert "prorated $6.50" in (kb / "upgrade.md").read_text()
     assert "$40 gift card" in (kb / "gift.md").read_text()
+    # "four times the Solo price" no longer holds beside the typed $45: the review says where
+    broken = next(a for a in asked if a.kind == "publish").payload["review"]["broken"]
+    assert [b["path"] for b in broken] == ["team.md"]
+    assert "45" in broken[0]["typed"] and "48" in broken[0]["expected"] and "four times" in broken[0]["source"]
 
 
 def test_kept_items_are_said_in_the_review_and_nothing_else_changes(tmp_path: Path) -> None:

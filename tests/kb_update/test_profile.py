@@ -28,6 +28,7 @@ class FakeSurface:
         self.prompts: list[dict[str, Any]] = []
         self.echoed: list[str] = []
         self.stale_notes = 0
+        self.progressed: list[tuple[str, list[str], bool]] = []
 
     async def say(self, text: str) -> None:
         self.said.append(text)
@@ -44,6 +45,9 @@ class FakeSurface:
 
     async def stale(self) -> None:
         self.stale_notes += 1
+
+    async def progress(self, title: str, lines: list[str], done: bool) -> None:
+        self.progressed.append((title, list(lines), done))
 
     @property
     def live(self) -> dict[str, Any]:
@@ -190,3 +194,42 @@ async def test_retries_are_one_neutral_work_log(conversation) -> None:
     assert any(line.startswith("↻") for line in lines) and any(line.startswith("✓") for line in lines)
     assert not any("❌" in line for line in lines)
     json.dumps(page.logs)
+
+
+def _click_on(page: FakeSurface, until: Any) -> list[tuple[str, str]]:
+    """The choices to click (a new value or "yes") until `until(choices)`; at most 15 clicks."""
+    for _ in range(15):
+        if until(page.live["choices"]):
+            return page.live["choices"]
+        yield next((lab, val) for lab, val in page.live["choices"] if val in ("yes", "computed"))
+    raise AssertionError("the question sought never came")
+
+
+async def test_type_another_value_is_said_and_the_typed_value_is_followed(conversation, kb: Path) -> None:
+    """"Type another value": the click shows as the person's, its buttons go, a hint follows; the
+    amount typed next answers the item, and the same amount over another period follows it."""
+    (kb / "team.md").write_text("# Team\n\nThe Team plan is priced at four times the Base price.\n")
+    (kb / "tiers.md").write_text("# Tiers\n\n| Tier | Per month | Per year |\n|---|---|---|\n"
+                                 "| Team | $40/month | $480/year |\n")
+    page = FakeSurface()
+    chat = conversation(page)
+    await chat.handle("The base plan moves from $10/month to $12/month")
+    for label, value in _click_on(page, lambda choices: any(v == "type" for _l, v in choices)):
+        await chat.choose(value, page.live["id"], label)
+    item_prompt = page.live
+    assert "$40/month" in item_prompt["text"]
+    label = next(lab for lab, val in item_prompt["choices"] if val == "type")
+    prompts = len(page.prompts)
+    await chat.choose("type", item_prompt["id"], label)
+    assert page.echoed[-1] == label and "Type the amount" in page.said[-1]
+    assert len(page.prompts) == prompts  # no new question: the person types
+    await chat.handle("$45/month")
+    assert "$540/year" in page.live["text"] and "you typed" in page.live["text"]  # 45 × 12, not 48 × 12
+    for label, value in _click_on(page, lambda choices: "Publish" in {lab for lab, _ in choices}):
+        await chat.choose(value, page.live["id"], label)
+    assert "four times the Base price" in page.live["text"]  # flagged beside the typed $45
+    await chat.choose("yes", page.live["id"], "Publish")
+    assert page.progressed and page.progressed[-1][2]  # the publish step, done
+    assert any("team.md" in line or "tiers.md" in line for line in page.progressed[-1][1])
+    assert "Published." in page.said[-1] and "To check" in page.said[-1]
+    assert "| Team | $45/month | $540/year |" in (kb / "tiers.md").read_text()

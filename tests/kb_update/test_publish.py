@@ -81,3 +81,50 @@ def test_a_failing_reingest_is_reported_and_files_stay_written(offline_run, kb: 
     assert "index locked" in finished.published["reingest"]["error"]
     assert "relais ingest" in finished.published["reingest"]["hint"]
     assert "$12/month" in (kb / "billing/plans.md").read_text()
+
+
+def test_publishing_keeps_each_article_s_file_mode_and_reports_progress(offline_run, kb: Path) -> None:
+    import os
+    import stat
+
+    from kb_update.runner import PublishProgress
+
+    modes = {}
+    for path in kb.rglob("*.md"):
+        os.chmod(path, 0o644 if len(modes) % 2 else 0o640)
+        modes[path] = stat.S_IMODE(path.stat().st_mode)
+    events: list = []
+    finished, _ = offline_run(reingest=lambda kb_dir, paths: {"indexed": len(paths)}, events=events)
+    written = finished.published["written"]
+    assert written
+    for rel in written:  # an atomic replace, with the article's own mode (mkstemp would give 0600)
+        assert stat.S_IMODE((kb / rel).stat().st_mode) == modes[kb / rel]
+    progress = [e for e in events if isinstance(e, PublishProgress)]
+    assert [e.path for e in progress if e.stage == "written"] == written  # one event per article, as written
+    assert [e.stage for e in progress][-2:] == ["reindex-start", "reindex-done"]
+    assert not progress[-1].failed
+
+
+def test_a_lesson_answered_once_is_not_asked_again_on_the_next_run(tmp_path: Path, job: PriceChangeJob) -> None:
+    import shutil
+
+    from kb_update.graph import Components
+    from tests.kb_update.conftest import run_job
+
+    memory = tmp_path / "lessons.json"
+    asked: list[str] = []
+
+    def decide(approval):
+        asked.append(approval.kind)
+        return approval.kind != "publish"  # approve lessons, do not publish (the base stays as it is)
+
+    for n in (1, 2):
+        kb = Path(shutil.copytree(FIXTURE_KB, tmp_path / f"kb{n}"))
+        parts = Components.offline(job)
+        parts.lesson_memory = memory
+        _finished, run = run_job(parts, kb, decide)
+        if n == 1:
+            first, asked[:] = list(asked), []
+    assert "lesson" in first and "lesson" not in asked  # the second run knew the answer
+    lessons = run.values()["lessons"]
+    assert lessons and all(lesson["status"] == "approved" and lesson["id"].startswith("M") for lesson in lessons)

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 import chainlit as cl
+from chainlit.utils import utc_now
 
 from chatbot.profiles import kb_update_texts as texts
 from chatbot.profiles.kb_update_texts import t
@@ -43,6 +44,10 @@ class Surface(Protocol):
         """The live question was answered: its buttons go; `text` is the click shown as the user's."""
         ...
 
+    async def progress(self, title: str, lines: list[str], done: bool) -> None:
+        """A step shown at once and updated as the work goes on (publishing, one line per article)."""
+        ...
+
     async def stale(self) -> None:
         """A short note: that question was already answered; nothing was sent."""
         ...
@@ -59,6 +64,7 @@ class KbUpdateConversation:
         self.settings = settings or get_settings()
         self.components = components
         self.config = config
+        self._indexed = False  # the publish step was closed by the search index being refreshed
 
     @property
     def kb_dir(self) -> Path:
@@ -106,9 +112,10 @@ class KbUpdateConversation:
             if pending is None or (interrupt_id and pending.interrupt_id != interrupt_id):
                 await self.surface.stale()
                 return
-            if value == "type":
+            if value == "type":  # the click is said, its buttons go; the typed amount answers the question
                 item = pending.payload.get("item", {})
                 example = item.get("computed") or ""
+                await self.surface.answered(label)
                 await self.surface.say(t("type_hint", self.language, current=f"`{item.get('current', '')}`",
                                          example=example))
                 return
@@ -170,6 +177,7 @@ class KbUpdateConversation:
         from kb_update.runner import (
             ApprovalNeeded,
             Finished,
+            PublishProgress,
             RoundDone,
             SplitDone,
             StaleApproval,
@@ -177,6 +185,7 @@ class KbUpdateConversation:
         )
 
         lines: list[str] = []
+        published: list[str] = []  # the publish step's lines, shown as they come
         last: dict[str, int] = {}  # unit → index of its latest line
         waiting = finished = None
         try:
@@ -192,6 +201,8 @@ class KbUpdateConversation:
                     for uid, reason in event.escalated.items():
                         if uid in last:
                             lines[last[uid]] = self._escalated_line(uid, reason)
+                elif isinstance(event, PublishProgress):
+                    await self._publish_progress(event, published)
                 elif isinstance(event, ApprovalNeeded):
                     waiting = event
                 elif isinstance(event, Finished):
@@ -206,10 +217,23 @@ class KbUpdateConversation:
             return
         if lines:
             await self.surface.work_log(t("log", self.language), lines, failed=False)
+        if published and not self._indexed:  # no search index to refresh: the writes close the step
+            await self.surface.progress(t("progress", self.language), published, done=True)
         if waiting is not None:
             await self._ask(run, waiting)
         elif finished is not None:
             await self.surface.say(self._finished(finished, run))
+
+    async def _publish_progress(self, event: Any, lines: list[str]) -> None:
+        lang = self.language
+        if event.stage == "written":
+            lines.append(t("progress_written", lang, path=f"`{event.path}`"))
+        elif event.stage == "reindex-start":
+            lines.append(t("progress_index", lang, n=event.total))
+        else:
+            lines[-1:] = [t("progress_index_failed" if event.failed else "progress_indexed", lang)]
+        self._indexed = event.stage == "reindex-done"
+        await self.surface.progress(t("progress", lang), lines, done=self._indexed)
 
     def _log_line(self, attempt: dict[str, Any]) -> str:
         from kb_update.failures import tag_of
@@ -271,6 +295,9 @@ class KbUpdateConversation:
         kept = [f"`{i['current']}`" for i in review.get("kept", []) if i["kind"] != "article"]
         if kept or review.get("left"):
             lines.append(t("kept_final", lang, items=", ".join(kept + [f"`{p}`" for p in review.get("left", [])])))
+        broken = texts.broken_lines(review, lang)
+        if broken:
+            lines.append(t("broken_final", lang, items=" ".join(broken)))
         return "\n\n".join(lines)
 
 
@@ -313,6 +340,22 @@ class ChainlitSurface:
         async with cl.Step(name=title, type="tool", default_open=False, show_input=False) as step:
             step.output = "\n".join(f"- {line}" for line in lines)
             step.is_error = failed
+
+    async def progress(self, title: str, lines: list[str], done: bool) -> None:
+        """One step, open while it runs, its lines updated in place (stored once it is done)."""
+        step = getattr(self, "_progress", None)
+        if step is None:
+            step = self._progress = cl.Step(name=title, type="tool", default_open=True, show_input=False)
+            step.start = utc_now()
+            step.output = "\n".join(f"- {line}" for line in lines)
+            await step.send()
+        else:
+            step.output = "\n".join(f"- {line}" for line in lines)
+            if done:
+                step.end = utc_now()
+            await step.update()
+        if done:
+            self._progress = None
 
     async def prompt(self, interrupt_id: str, text: str, choices: list[tuple[str, str]]) -> None:
         from chatbot.ui.pending import Choice, PendingPrompt, send_pending_prompt

@@ -28,13 +28,14 @@ TEXTS: dict[str, dict[str, str]] = {
         "log_retry": "↻ {path}: try {n} needed a fix ({why}); tried again",
         "log_person": "⏸ {path}: needs your decision ({why})",
         "log_stuck": "⏸ {path}: could not be finished automatically ({why})",
-        "lesson": ("**A fix to apply to the articles not done yet?** The same problem came up in {paths}:\n\n"
-                   "> {text}\n\nApply this to the remaining articles?"),
+        "lesson": ("**{paths} each needed the same correction:**\n\n> {text}\n\nShall I make it from the start in "
+                   "the other articles, and in later updates too?"),
         "lesson_yes": "Yes, apply it",
         "lesson_no": "No",
         "decision_head": "**Your decision {n} of {total}** — {what}",
         "where": "It appears in {where}.",
         "computed_is": "With the new price it would be **{computed}**.",
+        "computed_follows": "Following the {value} you typed for {current}, it would be **{computed}**.",
         "use": "Use {value}",
         "keep": "Keep {value}",
         "type": "Type another value",
@@ -53,6 +54,15 @@ TEXTS: dict[str, dict[str, str]] = {
         "review_kept": "{current} in {where}: kept as it is on your decision, so it no longer matches the new price.",
         "review_not_pub": "{path} is not published: {why}",
         "review_ignored": "### Not the price, left unchanged",
+        "review_broken_title": "### To check before publishing",
+        "review_broken": ("{paths}: {current} becomes {typed} as you typed, but the article says “{source}”, which "
+                          "would make it {expected}. Reword that sentence, or use {expected}."),
+        "broken_final": "To check: {items}.",
+        "progress": "Publishing",
+        "progress_written": "✓ {path} written",
+        "progress_index": "Updating the search index for {n} article(s)…",
+        "progress_indexed": "✓ Search index updated",
+        "progress_index_failed": "⚠️ Search index not updated",
         "waiting": "An update is waiting for your answer (nothing has been written yet):",
         "busy": "That update is still waiting for your answer: reply to the question above first, or say *don't publish*.",
         "published": "**Published.** {n} article(s) updated: {paths}.",
@@ -77,13 +87,14 @@ TEXTS: dict[str, dict[str, str]] = {
         "log_retry": "↻ {path} : l'essai {n} demandait une correction ({why}) ; nouvel essai",
         "log_person": "⏸ {path} : demande votre décision ({why})",
         "log_stuck": "⏸ {path} : n'a pas pu être terminé automatiquement ({why})",
-        "lesson": ("**Appliquer une correction aux articles restants ?** Le même problème est apparu dans {paths} :"
-                   "\n\n> {text}\n\nL'appliquer aux articles pas encore traités ?"),
+        "lesson": ("**{paths} ont chacun demandé la même correction :**\n\n> {text}\n\nJe la fais d'emblée dans "
+                   "les autres articles, et lors des prochaines mises à jour ?"),
         "lesson_yes": "Oui, l'appliquer",
         "lesson_no": "Non",
         "decision_head": "**Votre décision {n} sur {total}** — {what}",
         "where": "Présent dans {where}.",
         "computed_is": "Avec le nouveau prix, ce serait **{computed}**.",
+        "computed_follows": "D'après les {value} que vous avez saisis pour {current}, ce serait **{computed}**.",
         "use": "Utiliser {value}",
         "keep": "Garder {value}",
         "type": "Saisir une autre valeur",
@@ -102,6 +113,15 @@ TEXTS: dict[str, dict[str, str]] = {
         "review_kept": "{current} dans {where} : gardé sur votre décision, ne correspond donc plus au nouveau prix.",
         "review_not_pub": "{path} n'est pas publié : {why}",
         "review_ignored": "### Pas le prix, laissé tel quel",
+        "review_broken_title": "### À vérifier avant de publier",
+        "review_broken": ("{paths} : {current} devient {typed} comme vous l'avez saisi, mais l'article dit « {source} », "
+                          "ce qui donnerait {expected}. Reformulez cette phrase, ou utilisez {expected}."),
+        "broken_final": "À vérifier : {items}.",
+        "progress": "Publication",
+        "progress_written": "✓ {path} écrit",
+        "progress_index": "Mise à jour de l'index de recherche pour {n} article(s)…",
+        "progress_indexed": "✓ Index de recherche à jour",
+        "progress_index_failed": "⚠️ Index de recherche non mis à jour",
         "waiting": "Une mise à jour attend votre réponse (rien n'a encore été écrit) :",
         "busy": ("Cette mise à jour attend encore votre réponse : répondez d'abord à la question ci-dessus, ou dites "
                  "*ne pas publier*."),
@@ -229,10 +249,14 @@ def decision_prompt(item: dict[str, Any], index: int, total: int, open_count: in
         share=_share(item.get("factor"), lang),
         source=(item.get("source") or "").strip()[:200],
         times=_SHARES[lang].get(_factor(item.get("factor"))) or f"{_factor(item.get('factor'))} ×")
+    follows = item.get("follows")
+    computed = (t("computed_follows", lang, value=f"`{follows['value']}`", current=f"`{follows['current']}`",
+                  computed=f"`{item['computed']}`") if follows
+                else t("computed_is", lang, computed=f"`{item['computed']}`"))
     text = "\n\n".join([
         t("decision_head", lang, n=index + 1, total=total, what=what),
         t("where", lang, where=_where(item, lang)),
-        t("computed_is", lang, computed=f"`{item['computed']}`"),
+        computed,
     ])
     choices = [(t("use", lang, value=item["computed"]), "computed"), (t("keep", lang, value=item["current"]), "keep"),
                (t("type", lang), "type")]
@@ -324,10 +348,21 @@ def review_markdown(review: dict[str, Any], texts: dict[str, tuple[str, str]], s
     if left:
         out.append(t("review_left", lang))
         out.append("\n".join(f"- {line}" for line in left))
+    broken = broken_lines(review, lang)
+    if broken:
+        out.append(t("review_broken_title", lang))
+        out.append("\n".join(f"- {line}" for line in broken))
     if review.get("discarded"):
         out.append(t("review_ignored", lang))
         out.append("\n".join(f"- `{h['path']}`: “{h['context'][:140]}”" for h in review["discarded"]))
     return "\n\n".join(out)
+
+
+def broken_lines(review: dict[str, Any], language: str) -> list[str]:
+    """Typed values whose article still states the relation they no longer follow."""
+    return [t("review_broken", language, paths=f"`{b['path']}`", current=f"`{b['current']}`",
+              typed=f"`{b['typed']}`", expected=f"`{b['expected']}`", source=b["source"].strip()[:200])
+            for b in review.get("broken", [])]
 
 
 def _decided_value(item: dict[str, Any]) -> str:
