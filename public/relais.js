@@ -8,6 +8,9 @@
  *   excerpt of the conversation stacked, whenever a thread's side elements appear (a reload,
  *   back/forward, a thread opened from the sidebar); this closes any panel no chip click opened
  *   (the server also closes it after each answer: chatbot.ui.render.close_source_panel).
+ * - quick choices are scrolled into view when they appear under the last message (after an answer,
+ *   or when a thread is reopened): Chainlit attaches them after the message has scrolled into
+ *   place, so they stayed hidden under the message box until the person scrolled;
  * Texts follow the browser's language, like Chainlit's own translations. */
 (function () {
   "use strict";
@@ -121,11 +124,41 @@
     else document.dispatchEvent(new KeyboardEvent("keydown", { key: "Escape", bubbles: true })); // small screens: a dialog
   }
 
+  var UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i; // an action button's id
+  var shownChoices = ""; // the set of quick choices last scrolled into view
+
+  function scroller(el) {
+    for (var node = el.parentElement; node && node !== document.body; node = node.parentElement) {
+      var style = window.getComputedStyle(node);
+      if (/(auto|scroll)/.test(style.overflowY) && node.scrollHeight > node.clientHeight) return node;
+    }
+    return null;
+  }
+
+  function showQuickChoices() {
+    var steps = document.querySelectorAll('[data-step-type="assistant_message"]');
+    if (!steps.length) return;
+    var buttons = Array.prototype.filter.call(steps[steps.length - 1].querySelectorAll("button[id]"),
+      function (b) { return UUID.test(b.id); });
+    if (!buttons.length) return;
+    var key = buttons.map(function (b) { return b.id; }).join(",");
+    if (key === shownChoices) return; // once per set: a person scrolling up is not pulled back
+    var box = scroller(buttons[0]);
+    if (!box) return;
+    shownChoices = key;
+    var last = buttons[buttons.length - 1].getBoundingClientRect();
+    var input = document.getElementById("chat-input");
+    var limit = Math.min(box.getBoundingClientRect().bottom,
+      input ? input.getBoundingClientRect().top : Infinity);
+    if (last.bottom + 12 > limit) box.scrollTop += last.bottom + 12 - limit;
+  }
+
   var scheduled = false;
   function update() {
     scheduled = false;
     try {
       foldLongMessages(); markCoachAnswers(); titleFoldedSections(); keepSourcePanelForChips();
+      showQuickChoices();
     } catch (e) { /* never break the chat */ }
   }
   new MutationObserver(function () {

@@ -46,6 +46,7 @@ MESSAGES: Mapping[str, Mapping[str, str]] = {
         ),
         "prompt.stale": "That question was already answered, so this choice was not sent again.",
         "prompt.type_reply": "If the coach is waiting for an answer from you, just type your reply.",
+        "prompt.other_tab": "This conversation went on in another tab. Reload this page to see where it is now.",
         # orchestrator / UI
         "handoff": "Handing you over to the coach…",
         "mode.NORMAL": "Mode: help center",
@@ -65,9 +66,9 @@ MESSAGES: Mapping[str, Mapping[str, str]] = {
         "ui.see_also": "See also:",
         "ui.engine": "Engine: `{engine}`",
         # tool steps ("Used <label>"); unknown tools show their own name
-        "tool.generic": "a tool",
-        "tool.workout_plan": "workout plan",
-        "tool.meal_plan": "meal plan",
+        "tool.generic": "Tool used",
+        "tool.workout_plan": "Training plan built",
+        "tool.meal_plan": "Meal plan built",
         "ui.no_answer": "No answer was produced. Please rephrase your question.",
         # greetings and thanks get a short reply (assistant.input_guard), not a KB search
         "smalltalk.greeting": (
@@ -108,6 +109,7 @@ MESSAGES: Mapping[str, Mapping[str, str]] = {
         ),
         "prompt.stale": "Cette question a déjà reçu une réponse : ce choix n'a pas été renvoyé.",
         "prompt.type_reply": "Si le coach attend une réponse de votre part, tapez-la simplement.",
+        "prompt.other_tab": "Cette conversation a continué dans un autre onglet. Rechargez cette page pour la voir où elle en est.",
         "handoff": "Je vous mets en relation avec le coach…",
         "mode.NORMAL": "Mode : centre d'aide",
         "mode.ALTER": "Mode : coach",
@@ -128,9 +130,9 @@ MESSAGES: Mapping[str, Mapping[str, str]] = {
         "ui.sources": "Sources :",
         "ui.see_also": "Voir aussi :",
         "ui.engine": "Moteur : `{engine}`",
-        "tool.generic": "outil",
-        "tool.workout_plan": "plan d'entraînement",
-        "tool.meal_plan": "plan de repas",
+        "tool.generic": "Outil utilisé",
+        "tool.workout_plan": "Programme d'entraînement préparé",
+        "tool.meal_plan": "Plan de repas préparé",
         "ui.no_answer": "Aucune réponse n'a été produite. Reformulez votre question.",
         "smalltalk.greeting": (
             "Bonjour ! Posez-moi une question : je vous réponds à partir des articles du centre "

@@ -186,6 +186,8 @@ class RelaisDataLayer(SQLAlchemyDataLayer):
         threads = await super().get_all_user_threads(user_id=user_id, thread_id=thread_id)
         for thread in threads or []:
             thread["metadata"] = parse_metadata(thread.get("metadata"))
+            for step in thread.get("steps") or []:  # the page reads e.g. a step's avatarName from it:
+                step["metadata"] = parse_metadata(step.get("metadata"))  # a JSON string showed a grey avatar
             tags = thread.get("tags")
             if isinstance(tags, str):
                 try:

@@ -83,3 +83,23 @@ def test_history_rebuilt_from_steps() -> None:
         {"role": "user", "content": "Hi"},
         {"role": "assistant", "content": "Hello"},
     ]
+
+
+async def test_a_step_s_metadata_comes_back_as_a_dict(backend: str) -> None:
+    """The page reads a folded plan's avatar from its step metadata (`avatarName`): a JSON string
+    there showed a blank grey avatar after a reload."""
+    import json
+
+    layer = await create_data_layer(get_settings())
+    user = await layer.create_user(User(identifier=f"carol-{uuid.uuid4().hex[:8]}"))
+    thread_id, step_id = str(uuid.uuid4()), str(uuid.uuid4())
+    await layer.update_thread(thread_id, user_id=user.id, name="coach thread")
+    await layer.execute_sql(  # as Chainlit's create_step writes it: the metadata JSON-encoded
+        'INSERT INTO steps ("id", "threadId", "name", "type", "streaming", "output", "metadata", "createdAt") '
+        "VALUES (:id, :thread, :name, 'tool', false, 'plan', :metadata, '2026-12-01T20:00:00Z')",
+        {"id": step_id, "thread": thread_id, "name": "📋 Full meal plan (updated)",
+         "metadata": json.dumps({"avatarName": "Coach", "relais_folded": True})})
+    thread = await layer.get_thread(thread_id)
+    stored = next(s for s in thread["steps"] if s["id"] == step_id)
+    assert stored["metadata"] == {"avatarName": "Coach", "relais_folded": True}
+    await layer.engine.dispose()

@@ -32,7 +32,7 @@ TEXTS = {
         "coach_header": "The coach is answering",
         "more": "Show more", "less": "Show less",
         "readme": "Readme", "readme_text": "Pick a profile",
-        "step": "Used",
+        "step": "Training plan built",
     },
     "fr-FR": {
         "username": "Nom d'utilisateur",
@@ -49,7 +49,7 @@ TEXTS = {
         "coach_header": "Le coach vous répond",
         "more": "Afficher plus", "less": "Afficher moins",
         "readme": "Lisez-moi", "readme_text": "Choisissez un profil",
-        "step": "Étape :",
+        "step": "Programme d'entraînement préparé",
     },
 }
 

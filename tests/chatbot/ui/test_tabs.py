@@ -1,0 +1,19 @@
+"""Which tabs hear that a thread went on elsewhere: the other live sessions on the same thread."""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+import pytest
+
+from chatbot.ui import tabs
+
+
+def test_only_the_other_sessions_on_the_same_thread(monkeypatch: pytest.MonkeyPatch) -> None:
+    here = SimpleNamespace(thread_id="t1")
+    other_tab = SimpleNamespace(thread_id="t1")
+    elsewhere = SimpleNamespace(thread_id="t2")
+    monkeypatch.setattr(tabs, "ws_sessions_id", {"a": here, "b": other_tab, "c": elsewhere})
+    assert tabs.other_sessions("t1", here) == [other_tab]
+    assert tabs.other_sessions("t2", here) == [elsewhere]
+    assert tabs.other_sessions(None, here) == []
