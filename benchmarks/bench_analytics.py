@@ -105,7 +105,7 @@ def run(result: BenchResult, messages: int, repeats: int) -> None:
     from sqlalchemy.ext.asyncio import create_async_engine
 
     from chatbot.admin.analytics import compute
-    from chatbot.persistence import ensure_schema
+    from chatbot.schema import ensure_schema
 
     with temp_data_dir("relais-bench-analytics-") as folder:
         db = folder / "chainlit.db"

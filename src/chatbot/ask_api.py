@@ -94,7 +94,7 @@ def register_ask_route() -> None:
     from fastapi import HTTPException
     from fastapi.responses import JSONResponse
 
-    from chatbot.routes import add_route
+    from chatbot.chainlit_fixes.route_order import add_route
 
     expected = api_token(create=True) or ""
 

@@ -30,10 +30,10 @@ def startup() -> None:
     """Process start: logging with secret scrubbing, the auth secret, the element file route."""
     from chainlit.server import app, sio
 
-    from chatbot import edge, session_router
-    from chatbot.blobs import register_blob_route
+    from chatbot.chainlit_fixes import edge, session_router
+    from chatbot.chainlit_fixes.element_store import register_blob_route
+    from chatbot.chainlit_fixes.feedback_owner import register_feedback_routes
     from chatbot.doctor import refuse_unsafe_start
-    from chatbot.feedback_routes import register_feedback_routes
 
     settings = get_settings()
     configure_logging(settings.relais_log_level, settings.secret_values())
@@ -49,7 +49,7 @@ def startup() -> None:
     from chatbot.warm import start_warm_start
 
     start_warm_start(settings)  # encoders, Chroma, BM25 loaded before /relais/ready says ready
-    from chatbot.ui.translations import register_translation_route
+    from chatbot.chainlit_fixes.translations import register_translation_route
     from relais.models import is_offline
 
     register_translation_route(lambda: is_offline(get_settings()))  # the footer matches the engine

@@ -13,7 +13,7 @@ import logging
 from typing import Any
 
 from chatbot.auth import check_password
-from chatbot.edge import client_address, replace_response
+from chatbot.chainlit_fixes.edge import client_address, replace_response
 from chatbot.login_guard import LoginGuard, Refusal
 from relais.settings import Settings
 

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from chatbot.persistence import NORMAL, mode_from_metadata
+from assistant.modes import NORMAL
+from chatbot.thread_mode import mode_from_metadata
 
 MAX_HISTORY_TURNS = 20
 

@@ -35,7 +35,7 @@ def start_warm_start(settings: Settings) -> None:
     """Register the readiness route and start warming (or mark ready when warm start is off)."""
     from fastapi.responses import JSONResponse
 
-    from chatbot.routes import add_route
+    from chatbot.chainlit_fixes.route_order import add_route
 
     ready = threading.Event()
 

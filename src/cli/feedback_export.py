@@ -30,8 +30,10 @@ def export_command(
     """Export the feedback with its question, answer, sources, mode (help center / coach) and engine."""
     from sqlalchemy.ext.asyncio import create_async_engine
 
+    from chatbot.chainlit_fixes.data_layer import is_sqlite
     from chatbot.feedback import collect_feedback, parse_since, to_csv, to_eval_cases, to_jsonl
-    from chatbot.persistence import SQLITE_CONNECT_ARGS, ensure_schema, is_sqlite
+    from chatbot.persistence import SQLITE_CONNECT_ARGS
+    from chatbot.schema import ensure_schema
     from relais.settings import get_settings
 
     if rating not in (None, "up", "down"):

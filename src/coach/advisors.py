@@ -27,16 +27,6 @@ from coach.constraints import (
     is_acknowledgement,
 )
 from coach.folding import FOLD_KEY, section_title
-from coach.language import conversation_language
-from coach.plans import MealPlan, WorkoutPlan
-from coach.render import (
-    describe_changes,
-    goal_label,
-    render_acknowledgement,
-    render_change_note,
-    render_meals,
-    render_workout,
-)
 from coach.followups import (
     ACK,
     ANSWER,
@@ -50,6 +40,16 @@ from coach.followups import (
     new_missing_detail,
 )
 from coach.followups import OUT_OF_SCOPE as OUT_OF_SCOPE_REPLY
+from coach.language import conversation_language
+from coach.plans import MealPlan, WorkoutPlan
+from coach.render import (
+    describe_changes,
+    goal_label,
+    render_acknowledgement,
+    render_change_note,
+    render_meals,
+    render_workout,
+)
 from coach.router import explain_turn, last_human_text
 from coach.scope import OUT_OF_SCOPE, out_of_scope_reply, states_a_constraint
 from coach.state import NUTRITION, WORKOUT, AgentName

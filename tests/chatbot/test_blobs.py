@@ -7,7 +7,13 @@ import uuid
 
 import pytest
 
-from chatbot.blobs import MAX_BLOB_BYTES, DatabaseBlobStore, blob_url, owner_of, response_headers
+from chatbot.chainlit_fixes.element_store import (
+    MAX_BLOB_BYTES,
+    DatabaseBlobStore,
+    blob_url,
+    owner_of,
+    response_headers,
+)
 from chatbot.persistence import create_data_layer
 from relais.settings import get_settings
 

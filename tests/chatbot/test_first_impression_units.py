@@ -9,9 +9,9 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
+from chatbot.chainlit_fixes.translations import for_engine
 from chatbot.profiles import catalog
 from chatbot.ui.titles import shorten, thread_title, zone_from_cookie
-from chatbot.ui.translations import for_engine
 from relais.settings import Settings
 from tests.conftest import REPO_ROOT
 

@@ -6,15 +6,10 @@ import uuid
 
 from chainlit.user import User
 
-from chatbot.persistence import (
-    ALTER,
-    NORMAL,
-    create_data_layer,
-    create_data_layer_sync,
-    read_thread_mode,
-    write_alter_mode,
-)
+from assistant.modes import ALTER, NORMAL
+from chatbot.persistence import create_data_layer, create_data_layer_sync
 from chatbot.session import history_from_steps, mode_from_thread
+from chatbot.thread_mode import read_thread_mode, write_alter_mode
 from relais.settings import get_settings
 
 

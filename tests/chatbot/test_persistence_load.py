@@ -11,7 +11,9 @@ from typing import Any
 
 from chainlit.user import User
 
-from chatbot.persistence import RelaisDataLayer, create_data_layer, ensure_schema, is_write
+from chatbot.chainlit_fixes.data_layer import RelaisDataLayer, is_write
+from chatbot.persistence import create_data_layer
+from chatbot.schema import ensure_schema
 from relais.settings import get_settings
 
 

@@ -81,7 +81,7 @@ async def _forward(
     audit = ForwardAudit(thread_id=thread_id, turn=1, session_mode="NORMAL")
     audit.decided("ALTER")
     if layer is not None:
-        from chatbot.persistence import read_thread_mode, write_alter_mode
+        from chatbot.thread_mode import read_thread_mode, write_alter_mode
 
         before = await read_thread_mode(layer, thread_id)
         await write_alter_mode(layer, thread_id, user_id)

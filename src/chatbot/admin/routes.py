@@ -1,7 +1,7 @@
 """`/admin/...` on Chainlit's FastAPI app, every route behind `access.require_admin`.
 
 Routes must sit before Chainlit's catch-all UI route (routes added after it are never reached:
-Chainlit issue #1819): `chatbot.routes.add_route` places them in front of it.
+Chainlit issue #1819): `chatbot.chainlit_fixes.route_order.add_route` places them in front of it.
 
 - `GET /admin` → the first section; `GET /admin/<section>` → that section in the page shell;
 - `GET /admin/audit/receipts/<operation_id>?attempt=N` → one receipt's detail.
@@ -18,7 +18,7 @@ from starlette.requests import Request
 from chatbot.admin.access import require_admin
 from chatbot.admin.page import render_page
 from chatbot.admin.sections import section, sections
-from chatbot.routes import add_route
+from chatbot.chainlit_fixes.route_order import add_route
 
 ADMIN_ROUTE = "/admin"
 

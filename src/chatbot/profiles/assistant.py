@@ -12,11 +12,12 @@ import chainlit as cl
 from chainlit.data import get_data_layer
 
 from assistant import i18n
+from assistant.modes import ALTER, NORMAL
 from assistant.orchestrator import get_orchestrator
 from chatbot.feedback import COACH, HELP_CENTER
-from chatbot.persistence import ALTER, NORMAL, read_thread_mode, write_alter_mode
 from chatbot.profiles._turn import accept, echo_choice, user_language
 from chatbot.session import history_from_steps, mode_from_thread
+from chatbot.thread_mode import read_thread_mode, write_alter_mode
 from chatbot.ui.pending import (
     clear_live_prompt,
     clicked_interrupt_id,

@@ -96,7 +96,7 @@ _BUTTON_IDS = uuid.UUID("5f0c5b8e-0d2c-4f0e-9a47-2f3b8a1c6d10")  # namespace of 
 
 
 def _metadata(step: dict[str, Any]) -> dict[str, Any]:
-    from chatbot.persistence import parse_metadata
+    from chatbot.chainlit_fixes.data_layer import parse_metadata
 
     return parse_metadata(step.get("metadata"))
 

@@ -30,7 +30,7 @@ def register_translation_route(offline: Any) -> None:
     from fastapi import Query
     from fastapi.responses import JSONResponse
 
-    from chatbot.routes import add_route
+    from chatbot.chainlit_fixes.route_order import add_route
 
     path = f"{config.run.root_path}/project/translations"
 

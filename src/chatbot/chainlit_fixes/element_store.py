@@ -104,7 +104,7 @@ def register_blob_route(store_for_request: Any) -> None:
     from fastapi import Depends, HTTPException
     from fastapi.responses import Response
 
-    from chatbot.routes import add_route
+    from chatbot.chainlit_fixes.route_order import add_route
 
     async def read_blob(object_key: str, user: Any = Depends(get_current_user)) -> Response:
         if user is None:

@@ -30,7 +30,7 @@ def register_feedback_routes() -> None:
     from chainlit.types import DeleteFeedbackRequest, UpdateFeedbackRequest
     from fastapi import HTTPException, Request
 
-    from chatbot.routes import add_route
+    from chatbot.chainlit_fixes.route_order import add_route
 
     async def _own(user: Any, thread_id: str | None) -> None:
         if user is None:
