@@ -39,6 +39,7 @@ from httpx_sse import EventSource, ServerSentEvent
 
 from assistant.i18n import normalise_language, translate
 from relais import tracing
+from relais.approvals import approval_request
 from relais.events import (
     AgentEvent,
     DoneEvent,
@@ -490,6 +491,14 @@ def _interrupt_from(value: Any) -> InterruptEvent:
         return InterruptEvent(prompt=value)
     if not isinstance(value, dict):
         raise _Malformed(f"interrupt payload is a {type(value).__name__}")
+    actions = approval_request(value)
+    if actions is not None:  # LangChain's HumanInTheLoopMiddleware request: an approval card
+        interrupt_id = value.get("interrupt_id")
+        return InterruptEvent(
+            prompt="\n".join(a.description or a.name for a in actions), kind="approval",
+            payload={k: v for k, v in value.items() if k != "interrupt_id"},
+            interrupt_id=str(interrupt_id) if isinstance(interrupt_id, (str, int)) and interrupt_id != "" else None,
+        )
     if isinstance(value.get("value"), (dict, str)) and not _first_str(value, "prompt", "question"):
         inner = _interrupt_from(value["value"])  # LangGraph's Interrupt shape: {"value", "id"}
         outer_id = value.get("interrupt_id", value.get("id"))

@@ -91,6 +91,12 @@ def resume_value(reply: str, pending: InterruptEvent, language: str) -> Any:
     return decisions_for(reply, actions, language)
 
 
+def _message_ids(state: dict[str, Any]) -> set[str]:
+    values = state.get("values")
+    messages = values.get("messages") if isinstance(values, dict) else None
+    return {str(m["id"]) for m in messages or [] if isinstance(m, dict) and m.get("id")}
+
+
 def _text_of(content: Any) -> str:
     if isinstance(content, str):
         return content
@@ -111,6 +117,7 @@ class _Mapper:
     def __init__(self, language: str) -> None:
         self.language = language
         self.streamed: set[str] = set()  # ids of AI messages whose text was shown
+        self.known: set[str] = set()  # ids of messages the thread held before this run
         self.calls: set[str] = set()
         self.interrupt: InterruptEvent | None = None
         self.error: str | None = None
@@ -128,6 +135,8 @@ class _Mapper:
         if not isinstance(message, dict):
             return []
         kind, mid = message.get("type"), str(message.get("id") or "")
+        if mid and mid in self.known:
+            return []
         events: list[AgentEvent] = []
         for call in message.get("tool_calls") or []:
             if kind in ("ai", "AIMessageChunk") and call.get("name") and call.get("id") not in self.calls:
@@ -216,8 +225,9 @@ class LangGraphAgentClient:
         except ThreadOwnedByAnother:
             raise _Failure("unauthorized", f"thread {key} belongs to another user") from None
 
-    async def _pending_of(self, lg_thread: str, language: str) -> InterruptEvent | None:
-        state = await self._sdk().threads.get_state(lg_thread)
+    async def _pending_of(self, lg_thread: str, language: str, state: dict[str, Any] | None = None
+                          ) -> InterruptEvent | None:
+        state = state if state is not None else await self._sdk().threads.get_state(lg_thread)
         for raw in reversed(state.get("interrupts") or []):
             event = interrupt_event(raw, language)
             if event is not None:
@@ -252,7 +262,9 @@ class LangGraphAgentClient:
         try:
             lg_thread = await self._thread(thread_id or user_id, user_id, create=True)
             assert lg_thread is not None
-            pending = await self._pending_of(lg_thread, lang)
+            state = await self._sdk().threads.get_state(lg_thread)
+            pending = await self._pending_of(lg_thread, lang, state)
+            mapper.known = _message_ids(state)  # shown in earlier turns: never again (updates repeat them)
             if interrupt_id is not None and (pending is None or pending.interrupt_id != interrupt_id):
                 raise _Failure("conflict", f"interrupt {interrupt_id} is no longer pending")
             if pending is not None:

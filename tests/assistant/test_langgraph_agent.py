@@ -64,6 +64,7 @@ async def test_approval_is_one_interrupt_then_one_row(langgraph_server, thread: 
     second = await _turn(client, "yes", thread)
     assert _text(second).count("Booked #") == 1  # the message came as tuple and update: shown once
     assert not [e for e in second if isinstance(e, (InterruptEvent, ErrorEvent))]
+    assert not [e for e in second if isinstance(e, ToolCallEvent)]  # the approved call is not shown twice
     rows = _new_rows(langgraph_server, before)
     assert [(r.activity, r.day, r.time) for r in rows] == [("yoga", "monday", "18:00")]
     assert (await client.pending(thread, "alice")).event is None

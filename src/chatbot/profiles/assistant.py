@@ -18,6 +18,7 @@ from chatbot.feedback import COACH, HELP_CENTER
 from chatbot.profiles._turn import accept, echo_choice, user_language
 from chatbot.session import history_from_steps, mode_from_thread
 from chatbot.thread_mode import read_thread_mode, write_alter_mode
+from chatbot.ui.interrupts import EDIT_CHOICE, edit_help
 from chatbot.ui.pending import (
     clear_live_prompt,
     clicked_interrupt_id,
@@ -33,11 +34,13 @@ from handoff_audit.classifier import classify
 from handoff_audit.forward import ForwardAudit
 from handoff_audit.recorder import ReceiptStore
 from handoff_audit.render import render_markdown, verdict_line
+from relais.approvals import is_decision_reply
 from relais.events import ModeEvent
 from relais.settings import get_settings
 
 logger = logging.getLogger(__name__)
 
+EDITING_KEY = "editing_interrupt"  # the card whose Edit button was clicked: the next text is its changes
 COACH_AUTHOR = "Coach"  # the author of relayed answers: public/avatars/coach.svg, badge by public/relais.js
 
 
@@ -141,7 +144,11 @@ async def _show_receipts(thread_id: str, since: datetime) -> None:
 async def on_message(message: cl.Message) -> None:
     async with thread_lock(cl.context.session.thread_id):
         await clear_live_prompt()  # a typed reply answers the agent's pending prompt
-        await answer(message.content)
+        text = message.content
+        if cl.user_session.get(EDITING_KEY) and not is_decision_reply(text):
+            text = f"edit: {text}"  # the changes asked for by the card's Edit button
+        cl.user_session.set(EDITING_KEY, None)
+        await answer(text)
 
 
 async def on_choice(action: cl.Action) -> None:
@@ -166,10 +173,26 @@ async def on_choice(action: cl.Action) -> None:
         if stale:
             await refuse_stale(live_language())
             return
-        await clear_live_prompt()
         value = str(action.payload.get("value", action.label))
-        await echo_choice(value)
+        if value == EDIT_CHOICE:  # not a resume: ask for the changes, the card stays answerable
+            await _ask_for_edits(clicked)
+            return
+        await clear_live_prompt()
+        cl.user_session.set(EDITING_KEY, None)
+        await echo_choice(action.label or value)  # a card's "Approve", a coach choice's own label
         await answer(value, interrupt_id=clicked)
+
+
+async def _ask_for_edits(interrupt_id: str | None) -> None:
+    """The Edit button: how to type the changes (checked before anything is sent)."""
+    from assistant.external_agent import get_client
+
+    language = live_language()
+    found = await get_client().pending(cl.context.session.thread_id, _user_id())
+    help_text = edit_help(found.event, language) if found.event is not None else ""
+    cl.user_session.set(EDITING_KEY, interrupt_id or True)
+    if help_text:
+        await _say_transient(help_text)
 
 
 async def answer(raw_question: str, interrupt_id: str | None = None) -> None:

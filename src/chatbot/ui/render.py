@@ -9,7 +9,8 @@ message resumes the agent), so there is no ask-timeout that could leave a thread
 from __future__ import annotations
 
 import asyncio
-from typing import Any, AsyncIterator
+from collections.abc import AsyncIterator
+from typing import Any
 
 import chainlit as cl
 from chainlit.utils import utc_now
@@ -17,6 +18,7 @@ from chainlit.utils import utc_now
 from assistant import i18n
 from assistant.modes import ALTER
 from chatbot.feedback import COACH, HELP_CENTER, TURN_KEY, turn_record
+from chatbot.ui.interrupts import prompt_for
 from chatbot.ui.pending import CHOICE_ACTION, PendingPrompt, send_pending_prompt  # noqa: F401 (re-exported for app.py)
 from relais.events import (
     ChatEvent,
@@ -149,6 +151,12 @@ class TurnRenderer:
         await message.stream_token(footer)
 
     async def finish(self) -> None:
+        if self.message is None and self.interrupt is not None and not (self.folded or self.errors):
+            # the agent only asks (an approval card first thing): the prompt is the whole turn,
+            # no empty answer bubble above it
+            await close_source_panel()
+            await send_interrupt_prompt(self.interrupt, self.language)
+            return
         message = await self._ensure_message()
         if self.folded and not message.content.strip():  # nothing to read first: show the section
             for _, text in self.folded:
@@ -171,7 +179,7 @@ class TurnRenderer:
         if self.interrupt is not None:
             await send_interrupt_prompt(self.interrupt, self.language)
 
-    async def render(self, events: AsyncIterator[ChatEvent]) -> "TurnRenderer":
+    async def render(self, events: AsyncIterator[ChatEvent]) -> TurnRenderer:
         async for event in events:
             await self.handle(event)
         await self.finish()
@@ -179,10 +187,10 @@ class TurnRenderer:
 
 
 def pending_prompt(event: InterruptEvent, language: str = "en", author: str = "Coach") -> PendingPrompt:
-    """The prompt of an interrupt event, keyed by its interrupt id (one click, one resume).
+    """The prompt of an interrupt event, keyed by its interrupt id (one click, one resume), shown
+    by what it is (`chatbot.ui.interrupts`: approval card, text prompt, quick choices, JSON).
     Only the agent interrupts, so the prompt is the coach's (its avatar and badge)."""
-    return PendingPrompt(event.interrupt_id, event.prompt, list(event.choices), language=language, kind=event.kind,
-                         author=author)
+    return prompt_for(event, language, author)
 
 
 async def close_source_panel(delay_s: float = 0.3) -> None:
