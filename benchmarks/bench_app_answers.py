@@ -150,8 +150,8 @@ def start_side(data_dir: Path, work: Path, tree: Path | None, **env: str) -> Any
 
 def body(result: BenchResult, rounds: int, before_ref: str | None = None) -> None:
     from tests.chainlit_driver import login
+    from tests.demo_index import ingested_template
     from tests.e2e.conftest import USERS as PASSWORDS
-    from tests.resilience.harness import ingested_template
 
     t0 = time.perf_counter()
     template = ingested_template(cache_root())

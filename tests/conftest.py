@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -13,7 +14,7 @@ os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 os.environ.setdefault("ANONYMIZED_TELEMETRY", "False")
 # The ingest-time prefill of the composer's sentence vectors (a cache) is off for the many small
 # ingests of the suite; it has its own tests, and the shared demo-KB ingest of the load and
-# resilience tests turns it on (tests/resilience/harness.py), as shipped.
+# resilience tests turns it on (tests/demo_index.py), as shipped.
 os.environ.setdefault("RELAIS_PREFILL_BUDGET_S", "0")
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
@@ -78,3 +79,13 @@ def langgraph_server(tmp_path_factory: pytest.TempPathFactory):
     from tests.langgraph_server import running_server
 
     yield from running_server(tmp_path_factory.mktemp("langgraph-server"))
+
+
+def pytest_collection_finish(session: pytest.Session) -> None:
+    """When a collected module uses the demo KB's cached index (`tests.demo_index`), build it before
+    the first test: once, and outside any one test's timeout (minutes of encoding on a busy machine)."""
+    if session.items and "tests.demo_index" in sys.modules and not session.config.option.collectonly:
+        # imported here, not at the top: tests.demo_index imports this module
+        from tests.demo_index import cache_root_for, ingested_template
+
+        ingested_template(cache_root_for(session.config._tmp_path_factory))  # pytest's own temp root

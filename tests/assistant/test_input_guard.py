@@ -19,6 +19,7 @@ from relais.events import ModeEvent, TextChunk
 from relais.settings import Settings
 from relais.testing import ScriptedChatModel
 from tests.conftest import REPO_ROOT
+from tests.demo_index import demo_data_dir
 
 DATA = REPO_ROOT / "tests" / "data"
 
@@ -112,16 +113,13 @@ async def test_greetings_get_a_short_reply_and_no_search(tmp_path: Path, text: s
 
 @pytest.fixture(scope="module")
 def demo_kb(tmp_path_factory: pytest.TempPathFactory) -> Settings:
-    from knowledge.ingest import ingest_folder
-
-    settings = Settings(
-        relais_data_dir=tmp_path_factory.mktemp("guard") / "data",
+    """The demo KB, indexed (a copy of the suite's one ingest of it)."""
+    return Settings(
+        relais_data_dir=demo_data_dir(tmp_path_factory, "guard"),
         relais_kb_dir=REPO_ROOT / "data" / "knowledge",
         relais_intents_file=REPO_ROOT / "data" / "intents" / "examples.yaml",
         enable_orchestrator=True,
     )
-    ingest_folder(settings.relais_kb_dir, settings, show_progress=False)
-    return settings
 
 
 @pytest.mark.parametrize("text", ["🙂🙂🙂", "asdfgh qwerty", "<script>alert(1)</script>", "???"])

@@ -12,6 +12,8 @@ from relais.events import DoneEvent, EngineEvent, ErrorEvent, ModeEvent, Sources
 from relais.retry import RetryPolicy
 from relais.settings import Settings
 from relais.testing import ScriptedChatModel
+from tests.conftest import REPO_ROOT
+from tests.demo_index import demo_data_dir
 
 
 def test_empty_and_huge_questions() -> None:
@@ -32,16 +34,12 @@ async def test_empty_knowledge_base_says_how_to_ingest(tmp_path: Path) -> None:
 
 @pytest.fixture(scope="module")
 def demo_kb(tmp_path_factory: pytest.TempPathFactory) -> Settings:
-    from knowledge.ingest import ingest_folder
-    from tests.conftest import REPO_ROOT
-
-    settings = Settings(
-        relais_data_dir=tmp_path_factory.mktemp("orch") / "data",
+    """The demo KB, indexed (a copy of the suite's one ingest of it)."""
+    return Settings(
+        relais_data_dir=demo_data_dir(tmp_path_factory, "orch"),
         relais_kb_dir=REPO_ROOT / "data" / "knowledge",
         relais_intents_file=REPO_ROOT / "data" / "intents" / "examples.yaml",
     )
-    ingest_folder(settings.relais_kb_dir, settings, show_progress=False)
-    return settings
 
 
 async def test_offline_normal_answer_with_sources(demo_kb: Settings) -> None:

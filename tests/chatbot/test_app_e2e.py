@@ -10,7 +10,7 @@ from __future__ import annotations
 import asyncio
 import subprocess
 import sys
-from typing import Any, Iterator
+from typing import Any
 
 import httpx
 import pytest
@@ -18,8 +18,6 @@ import socketio
 
 from tests.chainlit_driver import (
     ChatSession,
-    agent_server,
-    chainlit_server,
     list_threads,
     login,
     relais_env,
@@ -30,18 +28,10 @@ from tests.resilience.harness import get_thread
 pytestmark = pytest.mark.slow
 
 
-@pytest.fixture(scope="module")
-def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict]:
-    work = tmp_path_factory.mktemp("app-e2e")
-    data_dir = work / "data"
-    subprocess.run([sys.executable, "-m", "cli.app", "ingest"], env=relais_env(data_dir), cwd=REPO_ROOT, check=True, capture_output=True, timeout=300)
-    agent = agent_server(data_dir, work).start()
-    app_port = free_port()
-    env = dict(ENABLE_ORCHESTRATOR="true", EXTERNAL_AGENT_URL=agent.url)
-    app = chainlit_server(data_dir, work, port=app_port, **env).start()
-    yield {"agent": agent, "app": app, "data_dir": data_dir, "work": work, "env": env, "port": app_port}
-    app.stop()
-    agent.stop()
+@pytest.fixture()
+def stack(demo_app: dict) -> dict:
+    """The shared app (tests/chatbot/conftest.py): each test opens threads of its own."""
+    return demo_app
 
 
 def test_serves_and_requires_login(stack: dict) -> None:

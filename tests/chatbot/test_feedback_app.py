@@ -15,14 +15,8 @@ import pytest
 
 from tests.chainlit_driver import chainlit_server, relais_env
 from tests.conftest import REPO_ROOT
-from tests.resilience.harness import (
-    USERS_ENV,
-    cache_root_for,
-    get_thread,
-    ingested_data_dir,
-    login_as,
-    open_chat,
-)
+from tests.demo_index import cache_root_for, ingested_data_dir
+from tests.resilience.harness import USERS_ENV, get_thread, login_as, open_chat
 
 pytestmark = pytest.mark.slow
 

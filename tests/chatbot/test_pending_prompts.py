@@ -9,18 +9,14 @@ Checked against the checkpoint itself (the person's messages it holds).
 from __future__ import annotations
 
 import asyncio
-import subprocess
-import sys
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
 
-from tests.chainlit_driver import ChatSession, agent_server, chainlit_server, login, relais_env
+from tests.chainlit_driver import ChatSession, login
 from tests.coach.test_service import saved_state
-from tests.conftest import REPO_ROOT
 from tests.resilience.harness import get_thread
 
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(900)]
@@ -28,17 +24,10 @@ pytestmark = [pytest.mark.slow, pytest.mark.timeout(900)]
 WORKOUT = "Build muscle, lose fat — suggest a workout plan"
 
 
-@pytest.fixture(scope="module")
-def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]:
-    work = tmp_path_factory.mktemp("pending-prompts")
-    data_dir = work / "data"
-    subprocess.run([sys.executable, "-m", "cli.app", "ingest"], env=relais_env(data_dir), cwd=REPO_ROOT,
-                   check=True, capture_output=True, timeout=600)
-    agent = agent_server(data_dir, work).start()
-    app = chainlit_server(data_dir, work, ENABLE_ORCHESTRATOR="true", EXTERNAL_AGENT_URL=agent.url).start()
-    yield {"app": app, "agent": agent, "data_dir": data_dir}
-    app.stop()
-    agent.stop()
+@pytest.fixture()
+def stack(demo_app: dict[str, Any]) -> dict[str, Any]:
+    """The shared app (tests/chatbot/conftest.py): each test opens threads of its own."""
+    return demo_app
 
 
 def humans(stack: dict[str, Any], thread_id: str) -> list[str]:

@@ -28,7 +28,7 @@ from relais.retry import RetryPolicy
 from relais.serving import serve
 from relais.settings import Settings
 from tests.chainlit_driver import agent_server
-from tests.resilience.harness import cache_root_for, ingested_data_dir
+from tests.demo_index import cache_root_for, ingested_data_dir
 
 pytestmark = pytest.mark.slow
 

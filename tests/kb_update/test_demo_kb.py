@@ -13,6 +13,7 @@ from kb_update.price_job import PriceChange, PriceChangeJob
 from kb_update.publish import knowledge_reingest
 from relais.settings import get_settings
 from tests.conftest import REPO_ROOT
+from tests.demo_index import demo_data_dir
 from tests.kb_update.conftest import Decisions, run_job
 
 DEMO_KB = REPO_ROOT / "data" / "knowledge"
@@ -20,14 +21,16 @@ DEMO_KB = REPO_ROOT / "data" / "knowledge"
 
 @pytest.mark.slow
 @pytest.mark.skipif(not DEMO_KB.is_dir(), reason="the demo knowledge base is not in this checkout")
-def test_price_change_on_the_demo_kb(tmp_path: Path) -> None:
+def test_price_change_on_the_demo_kb(tmp_path: Path, tmp_path_factory: pytest.TempPathFactory,
+                                    monkeypatch: pytest.MonkeyPatch) -> None:
     from knowledge.extractive import extractive_answer
-    from knowledge.ingest import ingest_folder
     from knowledge.retrieval import get_knowledge_base
 
     kb = Path(shutil.copytree(DEMO_KB, tmp_path / "kb"))
+    # the copy's content is the demo KB's: its index is a copy of the suite's one ingest of it
+    monkeypatch.setenv("RELAIS_DATA_DIR", str(demo_data_dir(tmp_path_factory, "demo-kb-update")))
+    get_settings.cache_clear()
     settings = get_settings()
-    ingest_folder(kb, settings, show_progress=False)
     job = PriceChangeJob(PriceChange.parse("$10/month", "$12/month"))
     parts = Components.offline(job, reingest=knowledge_reingest(settings))
     decisions = Decisions()

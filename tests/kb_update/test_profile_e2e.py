@@ -6,15 +6,14 @@ from __future__ import annotations
 
 import asyncio
 import shutil
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.chainlit_driver import ChatSession, chainlit_server, login, relais_env
+from tests.chainlit_driver import ChatSession, chainlit_server, login
 from tests.conftest import REPO_ROOT
+from tests.demo_index import cache_root_for, ingested_data_dir
 
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(900)]
 DEMO_KB = REPO_ROOT / "data" / "knowledge"
@@ -31,12 +30,10 @@ async def _wait_for(chat: ChatSession, predicate: Any, timeout: float = 180) -> 
 
 
 @pytest.mark.skipif(not DEMO_KB.is_dir(), reason="the demo knowledge base is not in this checkout")
-async def test_knowledge_update_profile_end_to_end(tmp_path: Path) -> None:
+async def test_knowledge_update_profile_end_to_end(tmp_path: Path, tmp_path_factory: pytest.TempPathFactory) -> None:
     kb = Path(shutil.copytree(DEMO_KB, tmp_path / "kb"))
-    data_dir = tmp_path / "data"
-    env = relais_env(data_dir, RELAIS_KB_DIR=str(kb))
-    await asyncio.to_thread(subprocess.run, [sys.executable, "-m", "cli.app", "ingest"], env=env,
-                            cwd=REPO_ROOT, check=True, capture_output=True, timeout=300)
+    # the copy's content is the demo KB's: its cached index is this base's index (not re-encoded)
+    data_dir = ingested_data_dir(tmp_path / "data", cache_root_for(tmp_path_factory))
     server = await asyncio.to_thread(chainlit_server(data_dir, tmp_path, RELAIS_KB_DIR=str(kb)).start)
     try:
         token = login(server.url, "alice", "alice-pass-1")

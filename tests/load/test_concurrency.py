@@ -30,14 +30,13 @@ import pytest
 from httpx_sse import aconnect_sse
 
 from assistant.i18n import translate
+from tests.demo_index import cache_root_for, ingested_data_dir
 from tests.resilience.harness import (
     USERS,
     Stack,
-    cache_root_for,
     checkpoint_file,
     coach_thread,
     get_thread,
-    ingested_data_dir,
     login_as,
     open_chat,
     settle_elements,

@@ -4,8 +4,8 @@ Why it exists: those tests all run the real app (Chainlit + the coach service as
 on an ingested knowledge base, talk to it like a browser, kill and restart it, and then look
 at what was persisted. The pieces they share live here:
 
-- `ingested_data_dir(dest, cache_root)`: a data dir with the demo KB already ingested. The
-  ingest (~1 min on 2 cores) runs once per KB content and is copied for every stack.
+- `ingested_data_dir(dest, cache_root)` (`tests.demo_index`): a data dir with the demo KB already
+  ingested, copied from one cached ingest.
 - `Chat`: the lead's `ChatSession`, plus the turn being streamed and clicks by label.
 - `Stack`: one app instance (Chainlit + coach service) that can be started, killed -9 and
   restarted on the same ports and data dir.
@@ -16,13 +16,9 @@ at what was persisted. The pieces they share live here:
 from __future__ import annotations
 
 import asyncio
-import hashlib
 import re
-import shutil
-import subprocess
 import sys
 import time
-import uuid
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -41,54 +37,9 @@ from tests.chainlit_driver import (
 )
 from tests.conftest import REPO_ROOT, free_port
 
-KB_DIR = REPO_ROOT / "data" / "knowledge"
-KNOWLEDGE_CODE = REPO_ROOT / "src" / "knowledge"
 USERS = {"alice": "alice-pass-1", "bob": "bob-password-2", "carol": "carol-pass-3", "dave": "dave-password-4"}  # >= 12 chars: scale runs share a database
 USERS_ENV = ",".join(f"{u}:{p}" for u, p in USERS.items())
 MEAT_AND_FISH = ("chicken", "beef", "turkey", "pork", "salmon", "tuna", "fish", "shrimp", "ham")
-
-
-# --- an ingested knowledge base, built once ---------------------------------------------------
-def _kb_fingerprint() -> str:
-    """The KB's files and the knowledge package's code: a cached index from older code is not reused."""
-    digest = hashlib.sha256()
-    for root in (KB_DIR, KNOWLEDGE_CODE):
-        for path in sorted(p for p in root.rglob("*") if p.is_file() and p.suffix != ".pyc"):
-            digest.update(str(path.relative_to(root)).encode())
-            digest.update(path.read_bytes())
-    return digest.hexdigest()[:16]
-
-
-def ingested_template(cache_root: Path) -> Path:
-    """A data dir holding the demo KB's index, ingested by the real CLI once per KB content."""
-    target = cache_root / f"relais-ingested-kb-{_kb_fingerprint()}"
-    if (target / ".complete").exists():
-        return target
-    staging = cache_root / f".staging-{uuid.uuid4().hex[:8]}"
-    done = subprocess.run(
-        [sys.executable, "-m", "cli.app", "ingest"],
-        env=relais_env(staging, RELAIS_PREFILL_BUDGET_S="120"),  # as shipped: the composer's vectors prefilled
-        cwd=REPO_ROOT, capture_output=True, text=True, timeout=900, check=False,
-    )
-    if done.returncode != 0:
-        raise RuntimeError(f"ingest failed:\n{done.stdout[-2000:]}\n{done.stderr[-2000:]}")
-    (staging / ".complete").write_text("ok")
-    try:
-        staging.rename(target)
-    except OSError:  # another run finished first: use its copy
-        shutil.rmtree(staging, ignore_errors=True)
-    return target
-
-
-def ingested_data_dir(dest: Path, cache_root: Path) -> Path:
-    """`dest` as a fresh data dir with the demo KB already indexed."""
-    shutil.copytree(ingested_template(cache_root), dest, ignore=shutil.ignore_patterns(".complete"))
-    return dest
-
-
-def cache_root_for(tmp_path_factory: Any) -> Path:
-    """Outlives one pytest run (pytest keeps its base temp folders' parent)."""
-    return Path(tmp_path_factory.getbasetemp()).parent
 
 
 # --- a browser-like chat session ---------------------------------------------------------------
@@ -224,6 +175,15 @@ class Stack:
         assert self.agent is not None and self.app is not None
         self.agent.start()
         self.app.start(timeout=180)
+        return self
+
+    def ensure_running(self) -> Stack:
+        """Start whichever of the two is not running (a test that crashed one may have failed
+        before its restart): a stack shared by several tests hands each one a running pair."""
+        assert self.agent is not None and self.app is not None
+        for proc, timeout in ((self.agent, 90), (self.app, 180)):
+            if proc.proc is None or proc.proc.poll() is not None:
+                proc.start(timeout=timeout)
         return self
 
     def kill9(self) -> None:

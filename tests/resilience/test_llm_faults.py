@@ -37,8 +37,8 @@ from relais.events import (
 from relais.retry import RetryPolicy
 from relais.settings import Settings
 from relais.testing import ScriptedChatModel, tool_call
+from tests.demo_index import cache_root_for, ingested_data_dir
 from tests.resilience.fake_mistral import API_KEY, HELP_CENTER_ANSWER, FakeMistral
-from tests.resilience.harness import cache_root_for, ingested_data_dir
 from tests.servers import serve
 
 ANSWER = "The Base plan costs $10 per month."

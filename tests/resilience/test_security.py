@@ -23,15 +23,14 @@ from socketio.exceptions import ConnectionError as SocketRefused
 
 from assistant.i18n import translate
 from tests.chainlit_driver import list_threads
+from tests.demo_index import cache_root_for, ingested_data_dir
 from tests.resilience.fake_mistral import API_KEY, FakeMistral
 from tests.resilience.harness import (
     USERS,
     Chat,
     Stack,
-    cache_root_for,
     coach_answered,
     get_thread,
-    ingested_data_dir,
     login_as,
     open_chat,
     settle_elements,

@@ -34,6 +34,7 @@ import pytest
 
 from tests.chainlit_driver import ChatSession, relais_env
 from tests.conftest import REPO_ROOT, free_port, scale_services
+from tests.demo_index import cache_root_for, ingested_template
 from tests.load.test_concurrency import (
     N_DIRECT,
     N_NORMAL,
@@ -52,11 +53,9 @@ from tests.resilience.harness import (
     USERS_ENV,
     Chat,
     Stack,
-    cache_root_for,
     coach_answered,
     coach_thread,
     get_thread,
-    ingested_template,
     login_as,
     open_chat,
     settle_elements,

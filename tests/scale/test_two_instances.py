@@ -21,15 +21,14 @@ import pytest
 
 from tests.chainlit_driver import list_threads, relais_env
 from tests.conftest import REPO_ROOT, scale_services
+from tests.demo_index import cache_root_for, ingested_template
 from tests.resilience.harness import (
     MEAT_AND_FISH,
     USERS_ENV,
     Stack,
-    cache_root_for,
     coach_answered,
     coach_thread,
     get_thread,
-    ingested_template,
     login_as,
     open_chat,
     settle_elements,
