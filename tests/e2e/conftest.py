@@ -1,4 +1,5 @@
-"""One app start shared by every browser test: the knowledge base is indexed once, the coach
+"""One app start shared by every browser test: the knowledge base's index is a copy of the suite's
+cached demo-KB ingest (built once per KB and knowledge code, shared with the unit and scale runs), the coach
 agent service and the Chainlit app (orchestrator on) are started once per session, and one
 Chromium is launched once. Each test gets a fresh browser context (its own cookies, locale).
 
@@ -16,6 +17,7 @@ import pytest
 
 from tests.chainlit_driver import ServerProcess, agent_server, chainlit_server, relais_env
 from tests.conftest import REPO_ROOT
+from tests.demo_index import cache_root_for, ingested_data_dir
 
 ARTIFACTS = REPO_ROOT / "test-artifacts" / "browser"
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
@@ -57,11 +59,17 @@ def start_stack(data_dir: Path, workdir: Path, **app_env: str) -> Stack:
     return Stack(app=app, agent=agent, data_dir=data_dir, workdir=workdir)
 
 
+def start_app(stack: Stack, workdir: Path, **app_env: str) -> ServerProcess:
+    """Another Chainlit app (orchestrator on) over `stack`'s data folder and coach service: a test
+    that needs the app with other settings starts one process, not a second coach service."""
+    return chainlit_server(stack.data_dir, workdir, ENABLE_ORCHESTRATOR="true", EXTERNAL_AGENT_URL=stack.agent.url,
+                           **app_env).start()
+
+
 @pytest.fixture(scope="session")
 def indexed_data_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    data_dir = tmp_path_factory.mktemp("browser-data") / "data"
-    index_knowledge_base(data_dir)
-    return data_dir
+    """The demo KB indexed: a copy of the cached ingest, not a fresh one (~1 min of encoding)."""
+    return ingested_data_dir(tmp_path_factory.mktemp("browser-data") / "data", cache_root_for(tmp_path_factory))
 
 
 @pytest.fixture(scope="session")

@@ -12,7 +12,7 @@ from typing import Any, Callable
 
 import pytest
 
-from tests.e2e.conftest import ask, login, shot, start_stack
+from tests.e2e.conftest import Stack, ask, login, shot, start_app
 
 pytestmark = pytest.mark.browser
 
@@ -55,10 +55,8 @@ def test_admin_page_refuses_others(app_url: str, new_page: Callable[..., Any]) -
     assert response is not None and response.status == 401
 
 
-def test_in_chat_audit_for_demos(
-    indexed_data_dir: Path, tmp_path: Path, new_page: Callable[..., Any]
-) -> None:
-    demo = start_stack(indexed_data_dir, tmp_path, RELAIS_AUDIT_IN_CHAT="true")
+def test_in_chat_audit_for_demos(stack: Stack, tmp_path: Path, new_page: Callable[..., Any]) -> None:
+    demo = start_app(stack, tmp_path, RELAIS_AUDIT_IN_CHAT="true")  # the setting is the app's alone
     try:
         page = new_page()
         page.set_default_timeout(240_000)
@@ -74,5 +72,4 @@ def test_in_chat_audit_for_demos(
         page.get_by_text("WAITING_ON_APPROVAL → human").last.scroll_into_view_if_needed()
         shot(page, "16-audit-in-chat")
     finally:
-        demo.app.stop()
-        demo.agent.stop()
+        demo.stop()

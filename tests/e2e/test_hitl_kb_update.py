@@ -22,7 +22,8 @@ import pytest
 
 from tests.chainlit_driver import ServerProcess, chainlit_server, list_threads
 from tests.conftest import REPO_ROOT
-from tests.e2e.conftest import Stack, login, shot, start_stack, wait_idle
+from tests.demo_index import cache_root_for, ingested_data_dir
+from tests.e2e.conftest import Stack, login, shot, wait_idle
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(1500)]
 
@@ -30,19 +31,21 @@ ANSWERS = re.compile(r"^\s*(Yes, apply it|Use |Publish\s*$)")  # the buttons a p
 
 
 @pytest.fixture(scope="module")
-def kb_stack(indexed_data_dir: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
-    """One app (+ agent) for every cell, on a temp copy of the KB and of the indexed data folder."""
+def kb_stack(stack: Stack, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
+    """One app for every cell, on a temp copy of the KB and of the indexed data folder; the coach
+    service is the shared one (a Knowledge-update job never hands off)."""
     root = tmp_path_factory.mktemp("hitl-kb")
     kb = Path(shutil.copytree(REPO_ROOT / "data" / "knowledge", root / "kb"))
-    data_dir = Path(shutil.copytree(indexed_data_dir, root / "data"))
-    running = start_stack(data_dir, root, RELAIS_KB_DIR=str(kb))
+    data_dir = ingested_data_dir(root / "data", cache_root_for(tmp_path_factory))  # not the live app's files
+    app = chainlit_server(data_dir, root, ENABLE_ORCHESTRATOR="true", EXTERNAL_AGENT_URL=stack.agent.url,
+                          RELAIS_KB_DIR=str(kb)).start()
+    running = Stack(app=app, agent=stack.agent, data_dir=data_dir, workdir=root)
     running.kb = kb  # type: ignore[attr-defined]
     # the base price this KB copy states now: each published cell moves it up by one (kept with the
     # copy: pytest may start this module fixture twice when it regroups parametrized tests)
     running.base_price = 10  # type: ignore[attr-defined]
     yield running
     running.app.stop()
-    running.agent.stop()
 
 
 @pytest.fixture(scope="module")
