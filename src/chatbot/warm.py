@@ -2,7 +2,8 @@
 
 `GET /relais/ready` answers 503 `{"ready": false}` while the encoders, Chroma, the BM25 index
 (and, offline with the orchestrator on, the intent classifier) load in a background thread,
-then 200 `{"ready": true}`; `make run` (the launcher) waits for it before printing the URL.
+then 200 `{"ready": true}`; `make run` (the launcher) waits for it before printing the URL, and
+shows the step the 503 body names (`step`, `done` of `steps`) so a person sees what it waits for.
 `RELAIS_WARM_START=false` skips the work (the first question then loads everything).
 """
 
@@ -10,6 +11,7 @@ from __future__ import annotations
 
 import logging
 import threading
+from typing import Any
 
 from relais.settings import Settings
 
@@ -18,14 +20,24 @@ logger = logging.getLogger(__name__)
 READY_ROUTE = "/relais/ready"
 
 
-def _warm(settings: Settings) -> None:
-    from knowledge.warmup import warm_up
+def _warm(settings: Settings, status: dict[str, Any]) -> None:
+    from knowledge.warmup import STEPS, warm_up
 
-    seconds = warm_up(settings)
+    status["steps"] = STEPS + (1 if settings.enable_orchestrator else 0)
+    started: list[str] = []
+
+    def on_step(description: str) -> None:
+        status["done"] = len(started)  # the steps finished before this one
+        started.append(description)
+        status["step"] = description
+        logger.info("warm-up: %s", description)
+
+    seconds = warm_up(settings, on_step)
     if settings.enable_orchestrator:
         from assistant.offline_intent import get_offline_classifier
         from relais.models import is_offline
 
+        on_step("loading the intent classifier")
         if is_offline(settings):
             get_offline_classifier(settings).classify("warm-up")
     logger.info("app warm in %.1f s", seconds)
@@ -38,9 +50,12 @@ def start_warm_start(settings: Settings) -> None:
     from chatbot.chainlit_fixes.route_order import add_route
 
     ready = threading.Event()
+    status: dict[str, Any] = {"step": "starting", "done": 0, "steps": 0}
 
     async def readiness() -> JSONResponse:
-        return JSONResponse({"ready": ready.is_set()}, status_code=200 if ready.is_set() else 503)
+        if ready.is_set():
+            return JSONResponse({"ready": True}, status_code=200)
+        return JSONResponse({"ready": False, **status}, status_code=503)
 
     add_route(READY_ROUTE, readiness, ["GET"], first=True)
     if not settings.relais_warm_start:
@@ -49,8 +64,8 @@ def start_warm_start(settings: Settings) -> None:
 
     def run() -> None:
         try:
-            _warm(settings)
-        except Exception as exc:  # still serve: the first question loads lazily
+            _warm(settings, status)
+        except Exception as exc:  # noqa: BLE001 - still serve: the first question loads lazily
             logger.warning("warm start failed (%s); loading on the first question", type(exc).__name__)
         finally:
             ready.set()

@@ -38,22 +38,53 @@ def demo_environment(settings: Settings) -> dict[str, str]:
 def ensure_indexed(settings: Settings) -> None:
     from knowledge.ingest import ingest_folder
 
+    print("[relais] indexing the knowledge base (unchanged files are skipped)", flush=True)
     report = ingest_folder(settings.relais_kb_dir, settings)
     print(f"[relais] knowledge base: {report.summary()}", flush=True)
 
 
-def _wait_healthy(url: str, proc: subprocess.Popen, seconds: float = 60) -> bool:
+def _wait_healthy(url: str, proc: subprocess.Popen, seconds: float = 60, what: str = "") -> bool:
+    """Poll `url` until it answers below 500; with `what`, a progress bar says what is awaited:
+    the step the app's readiness route names (`done` of `steps`), else 'starting'."""
     deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        if proc.poll() is not None:
-            return False
-        try:
-            if httpx.get(url, timeout=1).status_code < 500:
-                return True
-        except httpx.HTTPError:
-            pass
-        time.sleep(0.3)
-    return False
+    bar = None
+    if what:
+        from tqdm import tqdm
+
+        bar = tqdm(total=None, desc=f"[relais] {what}: starting", unit="step", leave=False,
+                   bar_format="{desc} {n_fmt}/{total_fmt} [{elapsed}]")
+    try:
+        while time.monotonic() < deadline:
+            if proc.poll() is not None:
+                return False
+            try:
+                response = httpx.get(url, timeout=1)
+                if response.status_code < 500:
+                    return True
+                _show_status(bar, what, response)
+            except httpx.HTTPError:
+                pass
+            if bar is not None:
+                bar.refresh()
+            time.sleep(0.3)
+        return False
+    finally:
+        if bar is not None:
+            bar.close()
+
+
+def _show_status(bar: object, what: str, response: httpx.Response) -> None:
+    """Name the step a 503 readiness body reports (`{"step", "done", "steps"}`) on `bar`."""
+    if bar is None:
+        return
+    try:
+        status = response.json()
+    except ValueError:
+        return
+    if isinstance(status, dict) and status.get("step"):
+        bar.total = int(status.get("steps") or 0) or None  # type: ignore[attr-defined]
+        bar.n = int(status.get("done") or 0)  # type: ignore[attr-defined]
+        bar.set_description_str(f"[relais] {what}: {status['step']}")  # type: ignore[attr-defined]
 
 
 def _stop_on_sigterm(*_: object) -> None:
@@ -79,7 +110,8 @@ def launch(host: str | None, port: int | None, demo: bool, headless: bool) -> in
         if start_agent:
             agent = subprocess.Popen([*relais, "agent", "serve"], env=env)
             procs.append(agent)
-            if not _wait_healthy(f"http://{settings.agent_host}:{settings.agent_port}/health", agent):
+            if not _wait_healthy(f"http://{settings.agent_host}:{settings.agent_port}/health", agent,
+                                 what="starting the coach agent service"):
                 print("[relais] the coach agent service did not start", file=sys.stderr)
                 return 1
         cmd = [sys.executable, "-m", "chainlit", "run", str(APP_FILE), "--host", app_host, "--port", str(app_port)]
@@ -87,7 +119,8 @@ def launch(host: str | None, port: int | None, demo: bool, headless: bool) -> in
             cmd.append("--headless")
         app = subprocess.Popen(cmd, env=env)
         procs.append(app)
-        if _wait_healthy(f"http://{app_host}:{app_port}/relais/ready", app, seconds=240):  # warm start done
+        ready_url = f"http://{app_host}:{app_port}/relais/ready"
+        if _wait_healthy(ready_url, app, seconds=240, what="warming up the app"):  # warm start done
             users = ", ".join(settings.users) or "(none: set RELAIS_USERS)"
             print(
                 f"\n[relais] open http://{app_host}:{app_port} and log in as one of: {users} "

@@ -86,29 +86,34 @@ class CrossLanguageIndex:
         return self.store.count()
 
     def write(self, ids: Sequence[str], index_texts: Sequence[str], documents: Sequence[str],
-              metadatas: Sequence[dict[str, Any]], cache_dir: Path | None) -> None:
+              metadatas: Sequence[dict[str, Any]], cache_dir: Path | None, progress: Any = None) -> None:
         if not ids:
             return
-        vectors = embed_texts(self.embedder, list(index_texts), cache_dir, description="Embedding (cross-language)")
+        vectors = embed_texts(self.embedder, list(index_texts), cache_dir, description="Embedding (cross-language)",
+                              progress=progress)
         self.store.upsert(list(ids), vectors, list(documents), list(metadatas))
         self._centroid = self._language_centroids = None
 
     def sync(self, main: ChromaStore, written: Sequence[Chunk], metadatas: Sequence[dict[str, Any]],
-             cache_dir: Path | None) -> None:
+             cache_dir: Path | None, progress: Any = None) -> None:
         """Mirror the main collection: this run's chunks (re)written, chunks it no longer has
-        deleted, and any it has that are missing here (an index built before) embedded."""
-        self.write([c.id for c in written], [c.index_text for c in written], [c.text for c in written],
-                   metadatas, cache_dir)
+        deleted, and any it has that are missing here (an index built before) embedded.
+        `progress` (a bar) advances by the chunks done."""
         main_ids, own_ids = set(main.ids()), set(self.store.ids())
+        missing = main_ids - own_ids - {c.id for c in written}
+        if progress is not None:
+            progress.total = len(written) + len(missing)
+            progress.refresh()
+        self.write([c.id for c in written], [c.index_text for c in written], [c.text for c in written],
+                   metadatas, cache_dir, progress)
         self.delete(sorted(own_ids - main_ids))
-        missing = main_ids - own_ids
         if missing:
             ids, documents, metas = main.items()
             rows = [(i, d, m) for i, d, m in zip(ids, documents, metas) if i in missing]
             chunks = [Chunk(d, str(m.get("source", "")), str(m.get("title", "")), str(m.get("section", "")),
                             int(m.get("chunk_index", 0)), str(m.get("language", "en"))) for _, d, m in rows]
             self.write([i for i, _, _ in rows], [c.index_text for c in chunks], [c.text for c in chunks],
-                       [m for _, _, m in rows], cache_dir)
+                       [m for _, _, m in rows], cache_dir, progress)
 
     def delete(self, ids: Sequence[str]) -> None:
         if ids:

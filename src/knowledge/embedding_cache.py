@@ -12,6 +12,7 @@ import sqlite3
 from collections.abc import Sequence
 from contextlib import closing
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -65,8 +66,13 @@ def embed_texts(
     batch_size: int = 64,
     show_progress: bool = False,
     description: str = "Embedding",
+    progress: Any = None,
 ) -> np.ndarray:
-    """Normalised vectors for `texts` (one row each), encoding only what the cache lacks."""
+    """Normalised vectors for `texts` (one row each), encoding only what the cache lacks.
+
+    `progress`: a bar (`knowledge.progress.Phases.phase`) to advance as texts are done. With its
+    total unset, the total becomes the number of texts missing from the cache; with a total set
+    by the caller, the texts found in the cache count as done at once."""
     matrix = np.zeros((len(texts), embedder.dim), dtype=np.float32)
     if not texts:
         return matrix
@@ -82,11 +88,16 @@ def embed_texts(
     # longest first, like sentence-transformers sorts inside one call: each block then pads to
     # similar lengths (blocks in document order cost ~7 % more encoding on SciFact abstracts)
     missing = sorted(todo.items(), key=lambda item: -len(texts[item[1]]))
-    progress = None
-    if show_progress and missing:
+    own_bar = None
+    if progress is None and show_progress and missing:
         from tqdm import tqdm
 
-        progress = tqdm(total=len(missing), desc=description, unit="chunk")
+        progress = own_bar = tqdm(total=len(missing), desc=description, unit="chunk")
+    elif progress is not None and progress.total is None:
+        progress.total = len(missing)
+        progress.refresh()
+    elif progress is not None:
+        progress.update(len(texts) - len(missing))
     step = max(batch_size, 1) * 4  # encode and persist in blocks so an interrupted run resumes
     for start in range(0, len(missing), step):
         block = missing[start : start + step]
@@ -95,10 +106,10 @@ def embed_texts(
             known[key] = vec
         if cache:
             cache.put_many([(key, vec) for (key, _), vec in zip(block, vectors)])
-        if progress:
+        if progress is not None:
             progress.update(len(block))
-    if progress:
-        progress.close()
+    if own_bar is not None:
+        own_bar.close()
     for i, key in enumerate(keys):
         if key in todo:
             matrix[i] = known[key]

@@ -13,6 +13,7 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from knowledge.chunking import CHUNKER_VERSION, Chunk, chunk_document
 from knowledge.embedding_cache import embed_texts
@@ -20,6 +21,7 @@ from knowledge.encoder_choice import choose_for_languages
 from knowledge.errors import KnowledgeBaseMissing, LoaderError
 from knowledge.loaders import SUPPORTED_SUFFIXES, is_supported, load_document
 from knowledge.manifest import FileEntry, Manifest
+from knowledge.progress import Phases
 from knowledge.retrieval import KnowledgeBase, get_knowledge_base
 from knowledge.store import ChromaStore
 from relais.embeddings import Embedder, get_embedder
@@ -43,6 +45,7 @@ class IngestReport:
     chunks: int = 0  # chunks written in this run
     total_chunks: int = 0  # chunks in the index afterwards
     seconds: float = 0.0
+    phases: dict[str, float] = field(default_factory=dict)  # seconds per phase, in the order they ran
 
     def summary(self) -> str:
         line = (
@@ -51,6 +54,8 @@ class IngestReport:
             f"— {self.total_chunks} chunks in the index, {self.seconds:.1f} s."
         )
         lines = [line] + [f"  failed: {path}: {reason}" for path, reason in self.failed]
+        if self.phases:
+            lines.append("  time per phase: " + ", ".join(f"{name} {s:.1f} s" for name, s in self.phases.items()))
         if self.not_indexed:
             lines.append("  not indexed (unsupported type): " + describe_kinds(self.not_indexed)
                          + " — map a text format with RELAIS_KB_EXTENSIONS (e.g. .mdoc=.md)")
@@ -99,12 +104,12 @@ def chunk_metadata(chunk: Chunk, sha256: str) -> dict[str, object]:
 
 def write_chunks(store: ChromaStore, embedder: Embedder, chunks: Sequence[Chunk],
                  metadatas: Sequence[dict[str, object]], cache_dir: Path | None,
-                 show_progress: bool = False) -> None:
+                 show_progress: bool = False, progress: Any = None) -> None:
     """Embed (through the cache) and upsert `chunks`; shared by ingest and the BEIR eval."""
     if not chunks:
         return
     vectors = embed_texts(embedder, [c.index_text for c in chunks], cache_dir,
-                          show_progress=show_progress, description="Embedding chunks")
+                          show_progress=show_progress, description="Embedding chunks", progress=progress)
     store.upsert([c.id for c in chunks], vectors, [c.text for c in chunks], list(metadatas))
 
 
@@ -119,8 +124,11 @@ def _relative(path: Path, folder: Path) -> str | None:
 def ingest_folder(folder: Path | None = None, settings: Settings | None = None, *,
                   paths: list[Path] | None = None, show_progress: bool = True,
                   kb: KnowledgeBase | None = None) -> IngestReport:
-    """Bring the index in line with `folder` (default `RELAIS_KB_DIR`), or only with `paths`."""
+    """Bring the index in line with `folder` (default `RELAIS_KB_DIR`), or only with `paths`.
+
+    Each phase shows a progress bar when `show_progress`; `IngestReport.phases` has their seconds."""
     started = time.perf_counter()
+    phases = Phases(show_progress)
     settings = settings or get_settings()
     folder = Path(folder or settings.relais_kb_dir).expanduser().resolve()
     if not folder.is_dir():
@@ -134,7 +142,10 @@ def ingest_folder(folder: Path | None = None, settings: Settings | None = None, 
             f"Knowledge base folder {folder} has no supported file ({', '.join(SUPPORTED_SUFFIXES)}).{found} "
             f"{HOW_TO_INGEST}"
         )
-    kb = kb or get_knowledge_base(settings)
+    if kb is None:
+        with phases.phase("Loading the sentence encoder", total=1, unit="model") as bar:
+            kb = get_knowledge_base(settings)
+            bar.update(1)
     store, embedder = kb.store, kb.embedder
     manifest = Manifest.load(settings.data_dir / "manifests" / f"{store.name}.json")
     chunking = [settings.chunk_size, settings.chunk_overlap, CHUNKER_VERSION]
@@ -157,9 +168,54 @@ def ingest_folder(folder: Path | None = None, settings: Settings | None = None, 
             else:
                 candidates.append(rel)
 
+    with phases.phase("Reading and chunking files", total=len(candidates), unit="file") as bar:
+        to_write, stale = _read_candidates(candidates, present, folder, manifest, settings, report, bar)
+
+    if kb.embedder_is_auto and store.count() == 0:  # first ingest: pick the encoder for these documents
+        choice = choose_for_languages(c.language for _, _, chunks in to_write for c in chunks)
+        if choice != embedder.name:
+            kb.use_embedder(get_embedder(choice))
+            store, embedder = kb.store, kb.embedder
+            if store.embedder not in ((embedder.name, embedder.dim), (None, None)):
+                store.reset()
+        manifest.embedder = embedder.name
+
+    all_chunks = [c for _, _, chunks in to_write for c in chunks]
+    metadatas = [chunk_metadata(c, sha) for _, sha, chunks in to_write for c in chunks]
+    if all_chunks:
+        with phases.phase(f"Embedding chunks ({embedder.name})", unit="chunk") as bar:
+            write_chunks(store, embedder, all_chunks, metadatas, settings.data_dir / "embeddings", progress=bar)
+    for rel, sha, chunks in to_write:
+        new_ids = [c.id for c in chunks]
+        old = manifest.files.get(rel)
+        if old is not None:
+            stale += [cid for cid in old.chunk_ids if cid not in set(new_ids)]
+        manifest.files[rel] = FileEntry(sha, new_ids)
+        report.indexed.append(rel)
+    report.chunks = len(all_chunks)
+    if paths is None:  # drop orphans left by an interrupted earlier run
+        known = manifest.chunk_ids()
+        stale += [cid for cid in store.ids() if cid not in known]
+    stale = sorted(set(stale))
+    store.delete(stale)
+    manifest.save()
+    _derived_indexes(kb, settings, all_chunks, metadatas, bool(report.indexed or stale), phases)
+    report.total_chunks = kb.store.count()
+    report.phases = dict(phases.seconds)
+    report.seconds = time.perf_counter() - started
+    return report
+
+
+def _read_candidates(candidates: Sequence[str], present: dict[str, Path], folder: Path, manifest: Manifest,
+                     settings: Settings, report: IngestReport,
+                     bar: Any) -> tuple[list[tuple[str, str, list[Chunk]]], list[str]]:
+    """Hash, load and chunk each candidate file: (files to write with their chunks, stale chunk
+    ids); skipped, removed and failed files go to `report`, removed ones out of `manifest`."""
+    extra = settings.kb_extensions
     to_write: list[tuple[str, str, list[Chunk]]] = []
     stale: list[str] = []
     for rel in candidates:
+        bar.update(1)
         entry = manifest.files.get(rel)
         path = present.get(rel) or (folder / rel)
         if rel not in present and not (path.is_file() and is_supported(path, extra)):
@@ -185,44 +241,24 @@ def ingest_folder(folder: Path | None = None, settings: Settings | None = None, 
                 del manifest.files[rel]
             continue
         to_write.append((rel, sha, chunks))
+    return to_write, stale
 
-    if kb.embedder_is_auto and store.count() == 0:  # first ingest: pick the encoder for these documents
-        choice = choose_for_languages(c.language for _, _, chunks in to_write for c in chunks)
-        if choice != embedder.name:
-            kb.use_embedder(get_embedder(choice))
-            store, embedder = kb.store, kb.embedder
-            if store.embedder not in ((embedder.name, embedder.dim), (None, None)):
-                store.reset()
-        manifest.embedder = embedder.name
 
-    all_chunks = [c for _, _, chunks in to_write for c in chunks]
-    metadatas = [chunk_metadata(c, sha) for _, sha, chunks in to_write for c in chunks]
-    write_chunks(store, embedder, all_chunks, metadatas, settings.data_dir / "embeddings", show_progress)
-    for rel, sha, chunks in to_write:
-        new_ids = [c.id for c in chunks]
-        old = manifest.files.get(rel)
-        if old is not None:
-            stale += [cid for cid in old.chunk_ids if cid not in set(new_ids)]
-        manifest.files[rel] = FileEntry(sha, new_ids)
-        report.indexed.append(rel)
-    report.chunks = len(all_chunks)
-    if paths is None:  # drop orphans left by an interrupted earlier run
-        known = manifest.chunk_ids()
-        stale += [cid for cid in store.ids() if cid not in known]
-    stale = sorted(set(stale))
-    store.delete(stale)
-    manifest.save()
-    if report.indexed or stale:
-        kb.refresh_lexical()
-    else:
-        kb.lexical()  # loads it, or rebuilds it when missing or stale
+def _derived_indexes(kb: KnowledgeBase, settings: Settings, written: Sequence[Chunk],
+                     metadatas: Sequence[dict[str, object]], changed: bool, phases: Phases) -> None:
+    """What is built from the stored chunks: BM25, the multilingual twin, the composer's vectors."""
+    with phases.phase("Building the BM25 index", total=1, unit="index") as bar:
+        if changed:
+            kb.refresh_lexical()
+        else:
+            kb.lexical()  # loads it, or rebuilds it when missing or stale
+        bar.update(1)
+    cache_dir = settings.data_dir / "embeddings"
     cross = kb.cross  # questions in a language the documents are not in: a multilingual twin
     if cross is not None:
-        cross.sync(store, all_chunks, metadatas, settings.data_dir / "embeddings")
+        with phases.phase(f"Embedding chunks ({cross.embedder.name})", unit="chunk") as bar:
+            cross.sync(kb.store, written, metadatas, cache_dir, progress=bar)
     if settings.relais_prefill_budget_s > 0:  # the first questions then find their sentences encoded
         from knowledge.unit_cache import prefill_unit_vectors
 
-        prefill_unit_vectors(kb, settings.data_dir / "embeddings", budget_s=settings.relais_prefill_budget_s)
-    report.total_chunks = store.count()
-    report.seconds = time.perf_counter() - started
-    return report
+        prefill_unit_vectors(kb, cache_dir, budget_s=settings.relais_prefill_budget_s, phases=phases)

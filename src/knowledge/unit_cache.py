@@ -22,6 +22,7 @@ from typing import Any
 from knowledge.composer import article_titles, encoded_texts
 from knowledge.cross_language import reads
 from knowledge.embedding_cache import EmbeddingCache, embed_texts, text_key
+from knowledge.progress import Phases
 from knowledge.retrieval import Hit
 
 logger = logging.getLogger(__name__)
@@ -72,30 +73,42 @@ def _plan(kb: Any) -> list[tuple[Any, list[str]]]:
 
 
 def prefill_unit_vectors(kb: Any, cache_dir: Path, *, budget_s: float | None = None,
-                         block: int = 128) -> Prefill:
+                         block: int = 128, phases: Phases | None = None) -> Prefill:
     """Encode the composer's unit texts missing from the cache under `cache_dir`, in blocks of
     `block` texts; stop between blocks once `budget_s` seconds have passed (None: no limit).
-    Idempotent: a second call finds everything cached and encodes nothing."""
+    Idempotent: a second call finds everything cached and encodes nothing. `phases`: one
+    progress bar per encoder (ingest's)."""
     started = time.perf_counter()
     result = Prefill()
     if kb.is_empty():
         return result
+    phases = phases or Phases(enabled=False)
     for encoder, texts in _plan(kb):
-        result.texts += len(texts)
-        cache = EmbeddingCache(cache_dir, encoder.name, encoder.dim)
-        known = cache.get_many([text_key(t) for t in texts])
-        # longest first across the whole base, as `embed_texts` sorts inside one call: each batch
-        # then pads to similar lengths (in document order, code blocks next to short sentences
-        # made every batch pad to the block's length)
-        missing = sorted((t for t in texts if text_key(t) not in known), key=len, reverse=True)
-        for start in range(0, len(missing), block):
-            if budget_s is not None and time.perf_counter() - started > budget_s:
-                result.stopped = True
-                break
-            part = missing[start : start + block]
-            embed_texts(encoder, part, cache_dir)
-            result.encoded += len(part)
+        with phases.phase(f"Composer sentences ({encoder.name})", unit="text") as bar:
+            _prefill_one(encoder, texts, cache_dir, block, budget_s, started, result, bar)
     result.seconds = time.perf_counter() - started
     logger.info("composer unit vectors: %d texts, %d encoded in %.1f s%s", result.texts, result.encoded,
                 result.seconds, " (time budget reached)" if result.stopped else "")
     return result
+
+
+def _prefill_one(encoder: Any, texts: list[str], cache_dir: Path, block: int, budget_s: float | None,
+                 started: float, result: Prefill, bar: Any) -> None:
+    """One encoder's share of the prefill: its missing texts, longest first, block by block."""
+    result.texts += len(texts)
+    cache = EmbeddingCache(cache_dir, encoder.name, encoder.dim)
+    known = cache.get_many([text_key(t) for t in texts])
+    # longest first across the whole base, as `embed_texts` sorts inside one call: each batch
+    # then pads to similar lengths (in document order, code blocks next to short sentences
+    # made every batch pad to the block's length)
+    missing = sorted((t for t in texts if text_key(t) not in known), key=len, reverse=True)
+    bar.total = len(missing)
+    bar.refresh()
+    for start in range(0, len(missing), block):
+        if budget_s is not None and time.perf_counter() - started > budget_s:
+            result.stopped = True
+            bar.set_postfix_str("time budget reached: the rest is encoded when first asked")
+            break
+        part = missing[start : start + block]
+        embed_texts(encoder, part, cache_dir, progress=bar)
+        result.encoded += len(part)

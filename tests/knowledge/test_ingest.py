@@ -56,6 +56,9 @@ def test_add_change_delete_and_failed_file(kb_folder: Path, settings: Settings) 
     assert len(first.indexed) == len(ARTICLES) + 1 and not first.failed and first.chunks > 0
     assert _consistent(kb, settings) == set(first.indexed)
     assert "Indexed 8 file(s)" in first.summary()
+    assert list(first.phases)[:3] == ["Reading and chunking files", "Embedding chunks (minilm)",
+                                      "Building the BM25 index"]  # each phase timed, in order
+    assert "time per phase: Reading and chunking files" in first.summary()
 
     encoded_before = len(embedder.encoded)
     again = ingest_folder(kb_folder, settings, show_progress=False, kb=kb)
