@@ -225,3 +225,19 @@ def test_time_to_first_page_waits_for_a_real_server_and_stops_it(tmp_path: Path)
 
     with pytest.raises(httpx.HTTPError):
         httpx.get(f"http://127.0.0.1:{port}/", timeout=1)
+
+
+# --- 9. shipped defaults -----------------------------------------------------------------------
+def test_defaults_recorder_keeps_each_text_and_gives_the_method_back() -> None:
+    from benchmarks.bench_defaults import Recorder, bare
+
+    encoder = HashEmbedder()
+    with Recorder(encoder) as rec:
+        encoder.embed_documents(["a", "b"])
+        encoder.embed_documents(["c"])
+    assert rec.texts == ["a", "b", "c"] and rec.wall >= 0 and rec.cpu >= 0
+    assert "embed_documents" not in vars(encoder)  # the class's own method again
+    encoder.embed_documents(["d"])
+    assert rec.texts == ["a", "b", "c"]
+    clock = bare(encoder, ["e", "f"])
+    assert encoder.encoded[-2:] == ["e", "f"] and clock.wall >= 0
