@@ -6,7 +6,8 @@
 - `recorder`: `ReceiptStore` (a table of the chat database: SQLite or Postgres; JSONL export).
 - `verifiers`: the interface for task-specific result checks (provided by the package that owns the task).
 - `render`: markdown for the UI; `replay`: the seed's eight cases.
-- `forward` / `langgraph_adapter`: evidence collectors for the orchestrator and LangGraph graphs.
+- `forward` / `langgraph_adapter`: evidence collectors for the orchestrator and LangGraph graphs
+  (`graph_messages`: what a turn said; `task_log`: which nodes the stream shows ran).
 """
 
 from handoff_audit.builders import (

@@ -15,10 +15,7 @@ from langchain_core.messages import AIMessage, HumanMessage, SystemMessage, Tool
 
 from handoff_audit.builders import owner_id
 from handoff_audit.classifier import VerdictCode, classify
-from handoff_audit.langgraph_adapter import (
-    GraphTurnAudit,
-    RouteContract,
-    TaskLog,
+from handoff_audit.graph_messages import (
     last_reply,
     last_speaker,
     message_text,
@@ -26,8 +23,10 @@ from handoff_audit.langgraph_adapter import (
     turn_messages,
     turn_number,
 )
+from handoff_audit.langgraph_adapter import GraphTurnAudit, RouteContract
 from handoff_audit.receipt import assert_no_content, content_problems
 from handoff_audit.recorder import ReceiptStore
+from handoff_audit.task_log import TaskLog
 from handoff_audit.verifiers import Check, TurnOutcome
 
 
