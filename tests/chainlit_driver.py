@@ -36,8 +36,17 @@ class ServerProcess:
         return f"http://127.0.0.1:{self.port}"
 
     def start(self, timeout: float = 90) -> "ServerProcess":
+        return self.launch().wait_ready(timeout)
+
+    def launch(self) -> "ServerProcess":
+        """Start the process without waiting for it (see `start_together`)."""
         log = open(self.log_path, "ab")
         self.proc = subprocess.Popen(self.args, env=self.env, cwd=self.cwd, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+        return self
+
+    def wait_ready(self, timeout: float = 90) -> "ServerProcess":
+        """Wait until the launched process answers on its health path (or fail with its log)."""
+        assert self.proc is not None, "launch() first"
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
@@ -67,6 +76,21 @@ class ServerProcess:
 
     def logs(self) -> str:
         return self.log_path.read_text(errors="replace")
+
+
+def start_together(*servers: tuple[ServerProcess, float]) -> None:
+    """Launch every (server, timeout) at once, then wait for each: the app does not call its coach
+    service before a turn (`chatbot.doctor.run_checks`: "the agent may start after the app"), so the
+    two imports overlap on the machine's cores instead of queueing one after the other."""
+    for server, _ in servers:
+        server.launch()
+    try:
+        for server, timeout in servers:
+            server.wait_ready(timeout)
+    except BaseException:
+        for server, _ in servers:
+            server.stop()
+        raise
 
 
 def relais_env(data_dir: Path, **extra: str) -> dict[str, str]:

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from tests.chainlit_driver import agent_server, chainlit_server
+from tests.chainlit_driver import agent_server, chainlit_server, start_together
 from tests.conftest import free_port
 from tests.demo_index import demo_data_dir
 
@@ -23,12 +23,12 @@ def demo_app(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any
     A test may stop and start the app again (same port, same files): it is running when it yields."""
     data_dir = demo_data_dir(tmp_path_factory, "demo-app")
     work = data_dir.parent
-    agent = agent_server(data_dir, work).start()
+    agent = agent_server(data_dir, work)
     env = {"ENABLE_ORCHESTRATOR": "true", "EXTERNAL_AGENT_URL": agent.url}
     port = free_port()
     app = chainlit_server(data_dir, work, port=port, **env)
+    start_together((agent, 180), (app, 180))  # side by side: each slower, together sooner
     try:
-        app.start()
         yield {"agent": agent, "app": app, "data_dir": data_dir, "work": work, "env": env, "port": port}
     finally:
         app.stop()

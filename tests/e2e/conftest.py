@@ -15,7 +15,13 @@ from typing import Any, Callable, Iterator
 
 import pytest
 
-from tests.chainlit_driver import ServerProcess, agent_server, chainlit_server, relais_env
+from tests.chainlit_driver import (
+    ServerProcess,
+    agent_server,
+    chainlit_server,
+    relais_env,
+    start_together,
+)
 from tests.conftest import REPO_ROOT
 from tests.demo_index import cache_root_for, ingested_data_dir
 
@@ -54,8 +60,9 @@ def index_knowledge_base(data_dir: Path) -> None:
 
 def start_stack(data_dir: Path, workdir: Path, **app_env: str) -> Stack:
     """An agent service and a Chainlit app (orchestrator on) over `data_dir` (already indexed)."""
-    agent = agent_server(data_dir, workdir).start()
-    app = chainlit_server(data_dir, workdir, ENABLE_ORCHESTRATOR="true", EXTERNAL_AGENT_URL=agent.url, **app_env).start()
+    agent = agent_server(data_dir, workdir)
+    app = chainlit_server(data_dir, workdir, ENABLE_ORCHESTRATOR="true", EXTERNAL_AGENT_URL=agent.url, **app_env)
+    start_together((agent, 180), (app, 180))  # side by side: each slower, together sooner
     return Stack(app=app, agent=agent, data_dir=data_dir, workdir=workdir)
 
 

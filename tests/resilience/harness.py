@@ -34,6 +34,7 @@ from tests.chainlit_driver import (
     chainlit_server,
     login,
     relais_env,
+    start_together,
 )
 from tests.conftest import REPO_ROOT, free_port
 
@@ -173,8 +174,7 @@ class Stack:
 
     def start(self) -> Stack:
         assert self.agent is not None and self.app is not None
-        self.agent.start()
-        self.app.start(timeout=180)
+        start_together((self.agent, 180), (self.app, 180))  # side by side: each slower, together sooner
         return self
 
     def ensure_running(self) -> Stack:
