@@ -81,34 +81,43 @@ def _where(team: Team, node: str, round_: int, attempt: int) -> str:
     return f"{team_label(team)} {node} (round {round_}{pass_txt})"
 
 
-def make_team_nodes(team: Team, get_ctx: Callable[[], NodeContext]) -> dict[str, Node]:
-    """The six nodes of one team, named `<team>_<step>`."""
+class TeamNodes:
+    """The six nodes of one team, as methods; each reads the run's context when it runs."""
 
-    def view(state: DebateState, before: tuple[int, int]) -> prompts.TeamView:
-        ctx = get_ctx()
+    STEPS = ("draft", "persona", "thinking", "critique", "publish", "forfeit")
+
+    def __init__(self, team: Team, get_ctx: Callable[[], NodeContext]) -> None:
+        self.team = team
+        self.get_ctx = get_ctx
+
+    def view(self, state: DebateState, before: tuple[int, int]) -> prompts.TeamView:
+        ctx = self.get_ctx()
         shared = ctx.memory.shared.arguments()
         return prompts.TeamView(
             motion=state["motion"],
-            team=team,
+            team=self.team,
             round=state["round"],
             rounds=state["rounds"],
             transcript=shared,
-            persona=ctx.memory.private(team).persona(before=before),
+            persona=ctx.memory.private(self.team).persona(before=before),
             own_earlier_evidence=[
-                e for a in shared if a.team == team and a.round < state["round"] for e in a.evidence
+                e
+                for a in shared
+                if a.team == self.team and a.round < state["round"]
+                for e in a.evidence
             ],
         )
 
     def retry_reporter(
-        state: DebateState, node: str, attempt: int
+        self, state: DebateState, node: str, attempt: int
     ) -> Callable[[int, BaseException, float], None]:
-        max_tries = get_ctx().config.max_retries
+        max_tries = self.get_ctx().config.max_retries
 
         def report(failed_try: int, exc: BaseException, wait_s: float) -> None:
             emit(
                 RetryScheduled(
                     state["round"],
-                    team,
+                    self.team,
                     node,
                     failed_try,
                     max_tries,
@@ -119,26 +128,26 @@ def make_team_nodes(team: Team, get_ctx: Callable[[], NodeContext]) -> dict[str,
 
         return report
 
-    def check_team(state: DebateState) -> None:
-        if state["team"] != team:  # a wiring bug, never a model problem
-            raise RuntimeError(f"{team} node ran during {state['team']}'s turn")
+    def check_team(self, state: DebateState) -> None:
+        if state["team"] != self.team:  # a wiring bug, never a model problem
+            raise RuntimeError(f"{self.team} node ran during {state['team']}'s turn")
 
-    async def draft(state: DebateState) -> dict[str, Any]:
-        check_team(state)
-        ctx, round_ = get_ctx(), state["round"]
-        if team == "pros":
+    async def draft(self, state: DebateState) -> dict[str, Any]:
+        self.check_team(state)
+        ctx, round_ = self.get_ctx(), state["round"]
+        if self.team == "pros":
             emit(RoundStarted(round_, state["rounds"]))
-        emit(StepStarted(round_, team, "draft", 0))
+        emit(StepStarted(round_, self.team, "draft", 0))
         out, tries = await ctx.debater.call(
             DraftOutput,
-            prompts.draft_messages(view(state, (round_, 1))),
-            where=_where(team, "draft", round_, 0),
-            on_retry=retry_reporter(state, "draft", 0),
+            prompts.draft_messages(self.view(state, (round_, 1))),
+            where=_where(self.team, "draft", round_, 0),
+            on_retry=self.retry_reporter(state, "draft", 0),
         )
         emit(
             StepDone(
                 round_,
-                team,
+                self.team,
                 "draft",
                 0,
                 _short(out.argument),
@@ -153,31 +162,33 @@ def make_team_nodes(team: Team, get_ctx: Callable[[], NodeContext]) -> dict[str,
             "retries": tries - 1,
         }
 
-    async def persona(state: DebateState) -> dict[str, Any]:
-        check_team(state)
-        ctx, round_, attempt = get_ctx(), state["round"], state["attempt"] + 1
-        team_memory = ctx.memory.private(team)
-        v = view(state, (round_, attempt))
-        changes = sum(1 for d in state["persona_decisions"] if d["team"] == team and d["changed"])
+    async def persona(self, state: DebateState) -> dict[str, Any]:
+        self.check_team(state)
+        ctx, round_, attempt = self.get_ctx(), state["round"], state["attempt"] + 1
+        team_memory = ctx.memory.private(self.team)
+        v = self.view(state, (round_, attempt))
+        changes = sum(
+            1 for d in state["persona_decisions"] if d["team"] == self.team and d["changed"]
+        )
 
         def needs_persona(out: PersonaOutput) -> None:
             if v.persona is None and out.persona is None:
                 raise ModelOutputError("no persona exists yet: the reply must define one")
 
-        emit(StepStarted(round_, team, "persona", attempt))
+        emit(StepStarted(round_, self.team, "persona", attempt))
         out, tries = await ctx.debater.call(
             PersonaOutput,
             prompts.persona_messages(v, state["feedback"], changes),
-            where=_where(team, "persona", round_, attempt),
+            where=_where(self.team, "persona", round_, attempt),
             check=needs_persona,
-            on_retry=retry_reporter(state, "persona", attempt),
+            on_retry=self.retry_reporter(state, "persona", attempt),
         )
         card, changed = team_memory.record_persona(round_, attempt, out)
         verb = "evolved into" if changed else ("created" if v.persona is None else "kept")
         emit(
             StepDone(
                 round_,
-                team,
+                self.team,
                 "persona",
                 attempt,
                 f"{verb} persona “{card.name}”",
@@ -193,7 +204,7 @@ def make_team_nodes(team: Team, get_ctx: Callable[[], NodeContext]) -> dict[str,
             "persona_decisions": [
                 {
                     "round": round_,
-                    "team": team,
+                    "team": self.team,
                     "attempt": attempt,
                     "decision": out.decision,
                     "changed": changed,
@@ -201,30 +212,30 @@ def make_team_nodes(team: Team, get_ctx: Callable[[], NodeContext]) -> dict[str,
             ],
         }
 
-    async def thinking(state: DebateState) -> dict[str, Any]:
-        check_team(state)
-        ctx, round_, attempt = get_ctx(), state["round"], state["attempt"]
+    async def thinking(self, state: DebateState) -> dict[str, Any]:
+        self.check_team(state)
+        ctx, round_, attempt = self.get_ctx(), state["round"], state["attempt"]
         current = state["draft"] or {"text": "", "evidence": []}
-        emit(StepStarted(round_, team, "thinking", attempt))
+        emit(StepStarted(round_, self.team, "thinking", attempt))
         out, tries = await ctx.thinker.call(
             ThinkingOutput,
             prompts.thinking_messages(
-                view(state, (round_, attempt + 1)),
+                self.view(state, (round_, attempt + 1)),
                 current["text"],
                 current["evidence"],
                 state["feedback"],
                 state["suggestion"],
                 ctx.config.thinking_budget,
             ),
-            where=_where(team, "thinking", round_, attempt),
-            on_retry=retry_reporter(state, "thinking", attempt),
+            where=_where(self.team, "thinking", round_, attempt),
+            on_retry=self.retry_reporter(state, "thinking", attempt),
         )
-        ctx.memory.private(team).record_thinking(round_, attempt, out)
+        ctx.memory.private(self.team).record_thinking(round_, attempt, out)
         found = len(out.logical_gaps) + len(out.weak_evidence) + len(out.rhetorical_inconsistencies)
         emit(
             StepDone(
                 round_,
-                team,
+                self.team,
                 "thinking",
                 attempt,
                 f"{found} weakness(es) found, argument revised",
@@ -239,16 +250,16 @@ def make_team_nodes(team: Team, get_ctx: Callable[[], NodeContext]) -> dict[str,
             "retries": tries - 1,
         }
 
-    async def critique(state: DebateState) -> dict[str, Any]:
-        check_team(state)
-        ctx, round_, attempt = get_ctx(), state["round"], state["attempt"]
-        team_memory = ctx.memory.private(team)
+    async def critique(self, state: DebateState) -> dict[str, Any]:
+        self.check_team(state)
+        ctx, round_, attempt = self.get_ctx(), state["round"], state["attempt"]
+        team_memory = ctx.memory.private(self.team)
         current = state["draft"] or {"text": "", "evidence": []}
-        v = view(state, (round_, attempt + 1))
+        v = self.view(state, (round_, attempt + 1))
         notes = team_memory.thinking(round_, attempt)
-        previous_own = ctx.memory.shared.latest_by(team, before_round=round_)
+        previous_own = ctx.memory.shared.latest_by(self.team, before_round=round_)
         repeated = prompts.repeated_evidence(current["evidence"], v.own_earlier_evidence)
-        emit(StepStarted(round_, team, "critique", attempt))
+        emit(StepStarted(round_, self.team, "critique", attempt))
         out, tries = await ctx.debater.call(
             CritiqueOutput,
             prompts.critique_messages(
@@ -259,8 +270,8 @@ def make_team_nodes(team: Team, get_ctx: Callable[[], NodeContext]) -> dict[str,
                 previous_own,
                 repeated,
             ),
-            where=_where(team, "critique", round_, attempt),
-            on_retry=retry_reporter(state, "critique", attempt),
+            where=_where(self.team, "critique", round_, attempt),
+            on_retry=self.retry_reporter(state, "critique", attempt),
         )
         team_memory.record_critique(round_, attempt, current["text"], out)
         verdict = "approved" if out.is_approved else "rejected"
@@ -270,7 +281,7 @@ def make_team_nodes(team: Team, get_ctx: Callable[[], NodeContext]) -> dict[str,
         emit(
             StepDone(
                 round_,
-                team,
+                self.team,
                 "critique",
                 attempt,
                 verdict + (f": {_short(out.critique_feedback)}" if not out.is_approved else ""),
@@ -289,53 +300,49 @@ def make_team_nodes(team: Team, get_ctx: Callable[[], NodeContext]) -> dict[str,
             update.update(feedback=out.critique_feedback, suggestion=out.revised_argument)
         return update
 
-    async def publish(state: DebateState) -> dict[str, Any]:
-        check_team(state)
-        ctx, round_ = get_ctx(), state["round"]
+    async def publish(self, state: DebateState) -> dict[str, Any]:
+        self.check_team(state)
+        ctx, round_ = self.get_ctx(), state["round"]
         text = state["approved_text"] or ""
         evidence = (state["draft"] or {"evidence": []})["evidence"]
         ctx.memory.shared.publish(
-            PublishedArgument(round=round_, team=team, argument=text, evidence=evidence)
+            PublishedArgument(round=round_, team=self.team, argument=text, evidence=evidence)
         )
-        emit(ArgumentPublished(round_, team, text, list(evidence), state["attempt"]))
+        emit(ArgumentPublished(round_, self.team, text, list(evidence), state["attempt"]))
         turn: TurnRecord = {
             "round": round_,
-            "team": team,
+            "team": self.team,
             "outcome": "approved",
             "attempts": state["attempt"],
         }
         return {**_cleared_work(), **_advance(state), "turns": [turn]}
 
-    async def forfeit(state: DebateState) -> dict[str, Any]:
-        check_team(state)
+    async def forfeit(self, state: DebateState) -> dict[str, Any]:
+        self.check_team(state)
         round_ = state["round"]
         lock: LoopLockRecord = {
             "round": round_,
-            "team": team,
+            "team": self.team,
             "attempts": state["attempt"],
             "last_feedback": state["feedback"] or "",
             "policy": LOOP_LOCK_POLICY,
         }
-        emit(LoopLocked(round_, team, state["attempt"], lock["last_feedback"], LOOP_LOCK_POLICY))
+        emit(
+            LoopLocked(round_, self.team, state["attempt"], lock["last_feedback"], LOOP_LOCK_POLICY)
+        )
         turn: TurnRecord = {
             "round": round_,
-            "team": team,
+            "team": self.team,
             "outcome": "forfeit",
             "attempts": state["attempt"],
         }
         return {**_cleared_work(), **_advance(state), "turns": [turn], "loop_locks": [lock]}
 
-    return {
-        f"{team}_{name}": fn
-        for name, fn in (
-            ("draft", draft),
-            ("persona", persona),
-            ("thinking", thinking),
-            ("critique", critique),
-            ("publish", publish),
-            ("forfeit", forfeit),
-        )
-    }
+
+def make_team_nodes(team: Team, get_ctx: Callable[[], NodeContext]) -> dict[str, Node]:
+    """The six nodes of one team, named `<team>_<step>`."""
+    nodes = TeamNodes(team, get_ctx)
+    return {f"{team}_{step}": getattr(nodes, step) for step in TeamNodes.STEPS}
 
 
 def _short(text: str, limit: int = 90) -> str:
