@@ -36,6 +36,7 @@ SESSION_BOUND = {("POST", "/project/action"), ("PUT", "/feedback"), ("DELETE", "
 FORWARDED_HEADER = b"x-relais-forwarded"
 _HOP_HEADERS = {"host", "content-length", "connection", "keep-alive", "transfer-encoding", "upgrade"}
 MAX_BODY = 1_000_000
+_installed: tuple[Callable[[], SessionDirectory], str] | None = None  # (directory, this instance's url)
 
 
 def instance_url(settings: Settings) -> str:
@@ -99,8 +100,7 @@ class SessionRouterMiddleware:
         path = scope.get("path", "")
         if root and path.startswith(root):
             path = path[len(root):]
-        if (scope["type"] != "http" or (scope.get("method"), path) not in SESSION_BOUND
-                or any(name == FORWARDED_HEADER for name, _ in scope.get("headers", []))):
+        if scope["type"] != "http" or (scope.get("method"), path) not in SESSION_BOUND or forwarded(scope):
             await self.app(scope, receive, send)
             return
         body = await _read_body(receive)
@@ -115,36 +115,57 @@ class SessionRouterMiddleware:
             session_id = json.loads(body or b"{}").get("sessionId")
         except (ValueError, AttributeError):
             return None
-        if not isinstance(session_id, str) or not session_id or _local(session_id):
-            return None
-        try:
-            owner = await self.directory().owner(session_id)
-        except Exception:
-            logger.exception("session directory unavailable")
-            return None
-        return owner if owner and owner != self.self_url else None
+        return await _lookup_owner(self.directory, self.self_url, session_id)
 
     async def _forward(self, scope: dict, body: bytes, owner: str, send: Any) -> None:
-        headers = [(k.decode("latin-1"), v.decode("latin-1")) for k, v in scope.get("headers", [])
-                   if k.decode("latin-1").lower() not in _HOP_HEADERS]
-        headers.append((FORWARDED_HEADER.decode(), "1"))
-        query = scope.get("query_string", b"").decode()
-        url = owner + scope["path"] + (f"?{query}" if query else "")  # the path includes any root path
-        try:
-            async with httpx.AsyncClient(timeout=httpx.Timeout(300, connect=5)) as client:
-                response = await client.request(scope["method"], url, content=body, headers=headers)
-        except httpx.HTTPError as exc:
-            logger.warning("session call not forwarded to %s: %s", owner, type(exc).__name__)
-            payload = json.dumps({"detail": "the instance holding this session is unreachable: reconnecting"}).encode()
-            await send({"type": "http.response.start", "status": 503,
-                        "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(payload)).encode())]})
-            await send({"type": "http.response.body", "body": payload})
-            return
-        out = [(k.encode("latin-1"), v.encode("latin-1")) for k, v in response.headers.multi_items()
-               if k.lower() not in _HOP_HEADERS | {"content-encoding"}]
-        out.append((b"content-length", str(len(response.content)).encode()))
-        await send({"type": "http.response.start", "status": response.status_code, "headers": out})
-        await send({"type": "http.response.body", "body": response.content})
+        status, out, content = await forward_call(scope, body, owner)
+        await send({"type": "http.response.start", "status": status, "headers": out})
+        await send({"type": "http.response.body", "body": content})
+
+
+async def _lookup_owner(directory: Callable[[], SessionDirectory], self_url: str, session_id: Any) -> str | None:
+    """The other instance holding `session_id`'s socket (None: here, unknown, or no directory)."""
+    if not isinstance(session_id, str) or not session_id or _local(session_id):
+        return None
+    try:
+        owner = await directory().owner(session_id)
+    except Exception:
+        logger.exception("session directory unavailable")
+        return None
+    return owner if owner and owner != self_url else None
+
+
+async def owner_elsewhere(session_id: str) -> str | None:
+    """The other instance holding this session's socket, for a call already past the middleware
+    (a click that waited for its session: the browser's new socket may land on another instance)."""
+    if _installed is None:
+        return None
+    return await _lookup_owner(*_installed, session_id)
+
+
+def forwarded(scope: dict) -> bool:
+    """The call was already forwarded once by another instance (never forwarded again)."""
+    return any(name == FORWARDED_HEADER for name, _ in scope.get("headers", []))
+
+
+async def forward_call(scope: dict, body: bytes, owner: str) -> tuple[int, list[tuple[bytes, bytes]], bytes]:
+    """Send the call to `owner` with its cookies; its status, headers and body (503 if unreachable)."""
+    headers = [(k.decode("latin-1"), v.decode("latin-1")) for k, v in scope.get("headers", [])
+               if k.decode("latin-1").lower() not in _HOP_HEADERS]
+    headers.append((FORWARDED_HEADER.decode(), "1"))
+    query = scope.get("query_string", b"").decode()
+    url = owner + scope["path"] + (f"?{query}" if query else "")  # the path includes any root path
+    try:
+        async with httpx.AsyncClient(timeout=httpx.Timeout(300, connect=5)) as client:
+            response = await client.request(scope["method"], url, content=body, headers=headers)
+    except httpx.HTTPError as exc:
+        logger.warning("session call not forwarded to %s: %s", owner, type(exc).__name__)
+        payload = json.dumps({"detail": "the instance holding this session is unreachable: reconnecting"}).encode()
+        return 503, [(b"content-type", b"application/json"), (b"content-length", str(len(payload)).encode())], payload
+    out = [(k.encode("latin-1"), v.encode("latin-1")) for k, v in response.headers.multi_items()
+           if k.lower() not in _HOP_HEADERS | {"content-encoding"}]
+    out.append((b"content-length", str(len(response.content)).encode()))
+    return response.status_code, out, response.content
 
 
 async def _read_body(receive: Any) -> bytes:
@@ -186,6 +207,8 @@ def install(app: Any, sio: Any, engine: Callable[[], AsyncEngine], settings: Set
         current = engine()
         return directories.setdefault(id(current), SessionDirectory(current))
 
+    global _installed
+    _installed = (directory, me)
     app.add_middleware(SessionRouterMiddleware, directory=directory, self_url=me)
     handlers = sio.handlers.setdefault("/", {})
     connect = handlers.get("connect")
