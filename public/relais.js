@@ -11,13 +11,17 @@
  * - quick choices are scrolled into view when they appear under the last message (after an answer,
  *   or when a thread is reopened): Chainlit attaches them after the message has scrolled into
  *   place, so they stayed hidden under the message box until the person scrolled;
+ * - a button click the server could not deliver (its session was not connected: issue 24,
+ *   chatbot.chainlit_fixes.action_route) or that failed is said in a note over the composer, never silent.
  * Texts follow the browser's language, like Chainlit's own translations. */
 (function () {
   "use strict";
   var fr = (navigator.language || "").toLowerCase().indexOf("fr") === 0;
   var T = fr
-    ? { more: "Afficher plus", less: "Afficher moins", coach: "Coach", answering: "Le coach vous répond" }
-    : { more: "Show more", less: "Show less", coach: "Coach", answering: "The coach is answering" };
+    ? { more: "Afficher plus", less: "Afficher moins", coach: "Coach", answering: "Le coach vous répond",
+        undelivered: "Ce choix n'a pas pu être transmis. Cliquez de nouveau, ou rechargez la page.", close: "Fermer" }
+    : { more: "Show more", less: "Show less", coach: "Coach", answering: "The coach is answering",
+        undelivered: "This choice could not be delivered. Please click it again, or reload the page.", close: "Close" };
   var FOLD_PX = 320; // a bubble taller than this (and by a margin) folds
   var COACH_ALT = "Avatar for Coach"; // Chainlit's alt text of an author's avatar
   var FOLDED_ICON = "\uD83D\uDCCB"; // 📋, leads the step name of a folded section
@@ -26,6 +30,43 @@
     var tz = Intl.DateTimeFormat().resolvedOptions().timeZone;
     if (tz) document.cookie = "relais_tz=" + encodeURIComponent(tz) + "; path=/; SameSite=Lax";
   } catch (e) { /* no time zone: titles use UTC */ }
+
+  var NOTE_MS = 15000;
+  function showClickNote(text) {
+    var note = document.getElementById("relais-click-note");
+    if (!note) {
+      note = document.createElement("div");
+      note.id = "relais-click-note";
+      note.setAttribute("role", "alert");
+      var span = document.createElement("span");
+      var close = document.createElement("button");
+      close.type = "button";
+      close.textContent = "\u00d7";
+      close.setAttribute("aria-label", T.close);
+      close.addEventListener("click", function () { note.remove(); });
+      note.appendChild(span);
+      note.appendChild(close);
+      document.body.appendChild(note);
+    }
+    note.firstChild.textContent = text || T.undelivered;
+    clearTimeout(note.relaisTimer);
+    note.relaisTimer = setTimeout(function () { note.remove(); }, NOTE_MS);
+  }
+
+  var nativeFetch = window.fetch;
+  window.fetch = function (input) {
+    var url = typeof input === "string" ? input : (input && input.url) || "";
+    var sent = nativeFetch.apply(this, arguments);
+    if (String(url).indexOf("/project/action") === -1) return sent;
+    return sent.then(function (response) {
+      if (!response.ok) {
+        response.clone().json().then(function (body) {
+          showClickNote(body && body.code === "action_undelivered" ? body.detail : T.undelivered);
+        }, function () { showClickNote(T.undelivered); });
+      }
+      return response;
+    }, function (error) { showClickNote(T.undelivered); throw error; });
+  };
 
   function foldLongMessages() {
     var contents = document.querySelectorAll('[data-step-type="user_message"] .message-content');

@@ -45,6 +45,10 @@ MESSAGES: Mapping[str, Mapping[str, str]] = {
             "sent again."
         ),
         "prompt.stale": "That question was already answered, so this choice was not sent again.",
+        "prompt.undelivered": (
+            "This choice could not be delivered: the page lost its connection to the chat. "
+            "Please click it again, or reload the page."
+        ),
         "prompt.type_reply": "If the coach is waiting for an answer from you, just type your reply.",
         "prompt.other_tab": "This conversation went on in another tab. Reload this page to see where it is now.",
         # orchestrator / UI
@@ -108,6 +112,10 @@ MESSAGES: Mapping[str, Mapping[str, str]] = {
             "n'a pas été renvoyé."
         ),
         "prompt.stale": "Cette question a déjà reçu une réponse : ce choix n'a pas été renvoyé.",
+        "prompt.undelivered": (
+            "Ce choix n'a pas pu être transmis : la page a perdu sa connexion au chat. "
+            "Cliquez de nouveau, ou rechargez la page."
+        ),
         "prompt.type_reply": "Si le coach attend une réponse de votre part, tapez-la simplement.",
         "prompt.other_tab": "Cette conversation a continué dans un autre onglet. Rechargez cette page pour la voir où elle en est.",
         "handoff": "Je vous mets en relation avec le coach…",

@@ -30,7 +30,7 @@ def startup() -> None:
     """Process start: logging with secret scrubbing, the auth secret, the element file route."""
     from chainlit.server import app, sio
 
-    from chatbot.chainlit_fixes import edge, session_router
+    from chatbot.chainlit_fixes import action_route, edge, session_router
     from chatbot.chainlit_fixes.element_store import register_blob_route
     from chatbot.chainlit_fixes.feedback_owner import register_feedback_routes
     from chatbot.doctor import refuse_unsafe_start
@@ -41,6 +41,7 @@ def startup() -> None:
     edge.trust_proxies(settings)
     edge.install(app)
     session_router.install(app, sio, lambda: data_layer().engine, settings)  # no sticky sessions needed
+    action_route.install(sio)  # a click waits for its session's socket, or the page is told (issue 24)
     refuse_unsafe_start(settings)
     register_blob_route(lambda: getattr(data_layer(), "storage_provider", None))
     from chatbot.ask_api import register_ask_route

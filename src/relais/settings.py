@@ -125,6 +125,10 @@ class Settings(BaseSettings):
     relais_instance_url: str | None = Field(
         None, description="This instance's address as other instances reach it (behind a load balancer)."
     )
+    relais_action_wait_s: float = Field(
+        15.0, description="How long a button click waits for its browser session to (re)connect before "
+        "the page is told it was not delivered."
+    )
 
     # --- agent service --------------------------------------------------------------------
     agent_host: str = "127.0.0.1"

@@ -1,0 +1,76 @@
+"""A button click for a session this app does not hold is answered clearly, never a bare 500
+(issue 24, `chatbot.chainlit_fixes.action_route`); a click whose session connects while it waits is delivered.
+One real app on 127.0.0.1, driven over HTTP and socket.io like the browser."""
+
+from __future__ import annotations
+
+import asyncio
+import uuid
+from collections.abc import Iterator
+from typing import Any
+
+import httpx
+import pytest
+
+from tests.chainlit_driver import ChatSession, ServerProcess, chainlit_server, login
+
+WAIT_S = 1.5
+
+
+@pytest.fixture(scope="module")
+def app(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+    work = tmp_path_factory.mktemp("action-route")
+    server = chainlit_server(work / "data", work, RELAIS_ACTION_WAIT_S=str(WAIT_S)).start(timeout=240)
+    yield server
+    server.stop()
+
+
+def click_body(session_id: str, name: str = "approval_decision") -> dict[str, Any]:
+    """A button of any profile (the route is generic over the action's name)."""
+    return {"sessionId": session_id, "action": {
+        "id": str(uuid.uuid4()), "forId": str(uuid.uuid4()), "name": name, "label": "Approve",
+        "payload": {"value": "approve", "interrupt_id": "i-1"}}}
+
+
+def test_a_click_for_an_unknown_session_gets_the_clear_answer(app: ServerProcess) -> None:
+    token = login(app.url, "alice", "alice-pass-1")
+    secret_session = str(uuid.uuid4())
+    for language, words in (("fr-FR,fr;q=0.9", "n'a pas pu être transmis"), ("en-US", "could not be delivered")):
+        reply = httpx.post(app.url + "/project/action", json=click_body(secret_session), timeout=30,
+                           cookies={"access_token": token}, headers={"accept-language": language})
+        assert reply.status_code == 409, reply.text
+        body = reply.json()
+        assert body["code"] == "action_undelivered" and words in body["detail"], body
+    logs = app.logs()
+    assert logs.count("click on 'approval_decision' not delivered") == 2, logs[-3000:]  # once per click
+    assert secret_session not in logs and "Session not found" not in logs
+
+
+def test_a_click_without_login_is_refused_before_any_wait(app: ServerProcess) -> None:
+    reply = httpx.post(app.url + "/project/action", json=click_body(str(uuid.uuid4())), timeout=30)
+    assert reply.status_code == 401, reply.text
+
+
+def test_a_malformed_click_is_a_clear_error(app: ServerProcess) -> None:
+    token = login(app.url, "alice", "alice-pass-1")
+    reply = httpx.post(app.url + "/project/action", json={"action": {}}, timeout=30, cookies={"access_token": token})
+    assert reply.status_code == 422, reply.text
+
+
+async def test_a_click_whose_session_connects_meanwhile_is_delivered(app: ServerProcess) -> None:
+    """The page's session id can be ahead of its socket (a thread opened, a reconnect): the click
+    waits for that socket instead of failing; the callback then runs in that session (here a
+    quick choice with no pending prompt: the short stale note, not a resume)."""
+    token = login(app.url, "alice", "alice-pass-1")
+    chat = ChatSession(app.url, token, chat_profile="Coach")
+    body = click_body(chat.session_id, name="agent_choice")
+    async with httpx.AsyncClient(cookies={"access_token": token}, timeout=60) as http:
+        click = asyncio.create_task(http.post(app.url + "/project/action", json=body))
+        await asyncio.sleep(WAIT_S / 3)
+        await chat.connect()
+        try:
+            reply = await click
+        finally:
+            await chat.close()
+    assert reply.status_code == 200, reply.text
+    assert reply.json()["success"] is True
