@@ -24,8 +24,9 @@ API (used by the Coach / Assistant profiles and the Knowledge-update profile):
   buttons from the page.
 - `thread_lock(thread_id)` — one resume at a time per thread in this process.
 - `clicked_interrupt_id(action)` — the interrupt id a button was made for (None: unknown).
-- `is_live(action)` — the button belongs to the session's live prompt (not an answered or older
-  one); check it inside `thread_lock`, then also compare the id with the checkpoint's pending one.
+- `is_live(action)` — the button may still answer its prompt (same interrupt id as the session's
+  live prompt, or no live prompt here yet: a click racing a reload); check it inside
+  `thread_lock`, then always compare the id with the checkpoint's pending one.
 - `live_language()` — the live prompt's language (for the stale note).
 - `await refuse_stale(language)` — the short localised note for a second or stale click.
 """
@@ -215,12 +216,18 @@ def live_language(default: str = "en") -> str:
 
 
 def is_live(action: cl.Action) -> bool:
-    """The button belongs to the prompt on the page now (not an answered or older one)."""
+    """The button may still answer its prompt (not an answered or older one of this session).
+
+    A button that carries an interrupt id is judged by that id: its session's live prompt, when it
+    has one, must be the same interrupt; without one (the click reached the session before its
+    restore, or another session of the same page after a reload or reconnect) the caller's check
+    against the checkpoint's pending id, under the thread lock, decides. Other buttons must belong
+    to the message of this session's live prompt."""
     live = _get_live()
-    if not live or action.forId != live.get("message_id"):
-        return False
     clicked = clicked_interrupt_id(action)
-    return clicked is None or clicked == live.get("interrupt_id")
+    if clicked is not None:
+        return not live or not live.get("interrupt_id") or clicked == live.get("interrupt_id")
+    return bool(live) and action.forId == live.get("message_id")
 
 
 def clicked_interrupt_id(action: cl.Action) -> str | None:
