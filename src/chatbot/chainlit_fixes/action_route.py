@@ -110,8 +110,11 @@ async def call_action(request: Request, current_user: UserParam) -> Response:
         status, headers, content = await session_router.forward_call(request.scope, body, found)
         out = {k.decode("latin-1"): v.decode("latin-1") for k, v in headers if k.lower() != b"content-length"}
         return Response(content=content, status_code=status, headers=out)
+    waited = time.monotonic() - started
     if where != "local":
-        return undelivered(request, payload.action, time.monotonic() - started, "its session is not connected")
+        return undelivered(request, payload.action, waited, "its session is not connected")
+    if waited >= _POLL_S:  # the race of issue 24 happened and was absorbed: said once per click
+        logger.info("click on %r waited %.1f s for its session's socket and resume", payload.action.get("name"), waited)
     return await chainlit_call_action(payload, current_user)
 
 
