@@ -143,7 +143,7 @@ def ingest_folder(folder: Path | None = None, settings: Settings | None = None, 
             f"{HOW_TO_INGEST}"
         )
     if kb is None:
-        with phases.phase("Loading the sentence encoder", total=1, unit="model") as bar:
+        with phases.phase("Loading the encoder and the vector store", total=1, unit="step") as bar:
             kb = get_knowledge_base(settings)
             bar.update(1)
     store, embedder = kb.store, kb.embedder
