@@ -172,3 +172,15 @@ async def test_a_5xx_is_the_usual_localised_error() -> None:
     errors = [e for e in events if isinstance(e, ErrorEvent)]
     assert [e.code for e in errors] == ["http_error"] and "503" in errors[0].message
     await client.aclose()
+
+
+def test_the_protocol_setting_chooses_the_client(monkeypatch: pytest.MonkeyPatch) -> None:
+    from assistant.external_agent import ExternalAgentClient, make_client
+
+    assert isinstance(make_client(Settings()), ExternalAgentClient)
+    langgraph = make_client(Settings(external_agent_protocol="langgraph", external_agent_assistant="coach",
+                                     external_agent_api_key="k-123", external_agent_token="t-456"))
+    assert isinstance(langgraph, LangGraphAgentClient) and langgraph.assistant == "coach"
+    assert langgraph._headers["x-api-key"] == "k-123" and langgraph._headers["Authorization"] == "Bearer t-456"
+    with pytest.raises(ValueError):
+        Settings(external_agent_protocol="grpc")
