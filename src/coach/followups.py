@@ -25,16 +25,16 @@ FOLLOW_UP = "follow_up:"  # + the detail asked for ("follow_up:injury")
 
 _QUESTIONS = {
     "injury": (
-        "Which area is injured — your knee, shoulder, back, or somewhere else? Pick it below or type it, "
-        "and I'll adapt your training to protect it.",
-        "Quelle zone est blessée — le genou, l'épaule, le dos, ou ailleurs ? Choisissez-la ci-dessous ou "
-        "écrivez-la, et j'adapte l'entraînement pour la ménager.",
+        ("Which area is injured — your knee, shoulder, back, or somewhere else? Pick it below or type it, "
+         "and I'll adapt your training to protect it."),
+        ("Quelle zone est blessée — le genou, l'épaule, le dos, ou ailleurs ? Choisissez-la ci-dessous ou "
+         "écrivez-la, et j'adapte l'entraînement pour la ménager."),
     ),
     "allergy": (
-        "Which food are you allergic or intolerant to? Pick it below or type it, and I'll leave it out of "
-        "every meal.",
-        "À quel aliment êtes-vous allergique ou intolérant ? Choisissez-le ci-dessous ou écrivez-le, et je "
-        "le retire de tous les repas.",
+        ("Which food are you allergic or intolerant to? Pick it below or type it, and I'll leave it out of "
+         "every meal."),
+        ("À quel aliment êtes-vous allergique ou intolérant ? Choisissez-le ci-dessous ou écrivez-le, et je "
+         "le retire de tous les repas."),
     ),
 }
 # Likely answers to a follow-up question, as quick choices (each one is read by the constraints

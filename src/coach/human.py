@@ -133,7 +133,7 @@ def resume_text(value: Any, language: Language = "en") -> str:
     if not text:
         return _CHOICE_MESSAGES["nothing"][language]
     for offer in _OFFERS.values():
-        for lang, (label, sentence) in offer.items():
+        for label, sentence in offer.values():
             if normalize(label) == normalize(text):
                 return sentence
     match = _LABEL_TO_KEY.get(normalize(text))

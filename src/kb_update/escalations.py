@@ -177,8 +177,8 @@ def same_quantity(a: dict[str, Any], b: dict[str, Any]) -> Decimal | None:
         new_a, new_b = Decimal(a["new_amount"]), Decimal(b["new_amount"])
     except (InvalidOperation, KeyError, TypeError):
         return None
-    close = lambda x, y: abs(x - y) < Decimal("0.005")  # noqa: E731
-    return span if close(old_a * span, old_b) and close(new_a * span, new_b) else None
+    near = Decimal("0.005")
+    return span if abs(old_a * span - old_b) < near and abs(new_a * span - new_b) < near else None
 
 
 def follow_typed_value(items: list[dict[str, Any]], index: int) -> None:

@@ -14,12 +14,12 @@ from pathlib import Path
 
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import HumanMessage, SystemMessage
-from relais.retry import RetryPolicy
 
 from kb_update.failures import tag_of
 from kb_update.job import Job
 from kb_update.schemas import LessonDraft
 from kb_update.types import Attempt, Lesson
+from relais.retry import RetryPolicy
 
 log = logging.getLogger(__name__)
 

@@ -62,7 +62,7 @@ async def test_an_injury_without_its_area_gets_one_question_and_no_plan(first: s
 )
 async def test_an_allergy_without_its_food_is_asked_then_followed(first: str, announce: str, answer: str,
                                                                   language: str) -> None:
-    plan, asked, named = await turns(f"allergy-{announce}", first, announce, answer)
+    _plan, asked, named = await turns(f"allergy-{announce}", first, announce, answer)
     assert tools(asked) == 0 and "##" not in text_of(asked)  # no meal plan nobody asked for
     assert ("Which food" if language == "en" else "quel aliment") in text_of(asked)
     assert ("Peanuts" if language == "en" else "Arachides") in interrupt(asked).choices
