@@ -176,23 +176,30 @@
     return null;
   }
 
+  var pendingChoices = "", pendingSince = 0; // a set not yet seen whole, and since when
+
   function showQuickChoices() {
-    var steps = document.querySelectorAll('[data-step-type="assistant_message"]');
-    if (!steps.length) return;
-    var buttons = Array.prototype.filter.call(steps[steps.length - 1].querySelectorAll("button[id]"),
-      function (b) { return UUID.test(b.id); });
-    if (!buttons.length) return;
+    var all = Array.prototype.filter.call(document.querySelectorAll("button[id]"),
+      function (b) { return UUID.test(b.id); }); // Chainlit gives an action button its id
+    if (!all.length) return;
+    var row = all[all.length - 1].parentElement; // the newest message's quick choices
+    var buttons = all.filter(function (b) { return b.parentElement === row; });
     var key = buttons.map(function (b) { return b.id; }).join(",");
     if (key === shownChoices) return; // once per set: a person scrolling up is not pulled back
-    var box = scroller(buttons[0]);
-    if (!box) return;
-    shownChoices = key;
-    var last = buttons[buttons.length - 1].getBoundingClientRect();
-    var input = document.getElementById("chat-input");
-    var limit = Math.min(box.getBoundingClientRect().bottom,
-      input ? input.getBoundingClientRect().top : Infinity);
-    if (last.bottom + 12 > limit) box.scrollTop += last.bottom + 12 - limit;
+    if (key !== pendingChoices) { pendingChoices = key; pendingSince = Date.now(); }
+    var last = buttons[buttons.length - 1];
+    var box = scroller(last);
+    var bottom = box ? box.getBoundingClientRect().bottom : window.innerHeight;
+    if (last.getBoundingClientRect().bottom > bottom + 1) last.scrollIntoView({ block: "end", inline: "nearest" });
+    // the answer keeps settling for a moment (its badge, avatar, footer): watch it, then let go
+    if (Date.now() - pendingSince > SETTLE_MS) shownChoices = key;
+    else window.setTimeout(schedule, 200);
   }
+  var SETTLE_MS = 2500;
+  ["wheel", "touchmove", "keydown"].forEach(function (kind) { // the person scrolls: never pulled back
+    document.addEventListener(kind, function () { if (pendingChoices) shownChoices = pendingChoices; },
+      { passive: true, capture: true });
+  });
 
   var scheduled = false;
   function update() {
@@ -202,7 +209,8 @@
       showQuickChoices();
     } catch (e) { /* never break the chat */ }
   }
-  new MutationObserver(function () {
+  function schedule() {
     if (!scheduled) { scheduled = true; window.requestAnimationFrame(update); }
-  }).observe(document.documentElement, { childList: true, subtree: true, attributes: true, attributeFilter: ["alt", "src"] });
+  }
+  new MutationObserver(schedule).observe(document.documentElement, { childList: true, subtree: true, attributes: true, attributeFilter: ["alt", "src"] });
 })();

@@ -128,11 +128,29 @@ async def on_chat_resume(thread: dict[str, Any]) -> None:
         await resume(thread)
 
 
+async def remember_profile() -> None:
+    """The thread reopens in its profile (another tab, a reload, a crash): Chainlit saves the
+    session's profile into the thread only at disconnect, so a tab opening the thread meanwhile
+    resumed it as the Assistant, without the coach's pending question. Written once per session."""
+    from chainlit.data import get_data_layer
+
+    profile, layer = cl.user_session.get("chat_profile"), get_data_layer()
+    if not profile or layer is None or cl.user_session.get("relais_profile_saved") == profile:
+        return
+    try:
+        await layer.update_thread(cl.context.session.thread_id, metadata={"chat_profile": profile})
+        cl.user_session.set("relais_profile_saved", profile)
+    except Exception:  # only the resume profile depends on it: said, not raised
+        logging.getLogger(__name__).warning("could not remember the profile of thread %s",
+                                            cl.context.session.thread_id, exc_info=True)
+
+
 async def on_message(message: cl.Message) -> None:
     from chatbot.ui.titles import schedule_title
 
     schedule_title(message.content)  # a new thread's title: local time · first request
     begin_turn()
+    await remember_profile()
     await _profile_module().on_message(message)
 
 
