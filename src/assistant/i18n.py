@@ -1,7 +1,7 @@
 """User-facing messages in English and French, chosen by the user's language.
 
 One small catalogue rather than a translation framework: the chatbot shows a handful of its own
-sentences (errors, the hand-off notice, the mode badge); everything else is model or KB text.
+sentences (errors, the hand-off notice, the sources' labels); everything else is model or KB text.
 Unknown languages fall back to English; unknown keys fall back to the key itself, so a missing
 translation is visible in review instead of crashing a conversation.
 """
@@ -53,8 +53,6 @@ MESSAGES: Mapping[str, Mapping[str, str]] = {
         "prompt.other_tab": "This conversation went on in another tab. Reload this page to see where it is now.",
         # orchestrator / UI
         "handoff": "Handing you over to the coach…",
-        "mode.NORMAL": "Mode: help center",
-        "mode.ALTER": "Mode: coach",
         "interrupt.hint": "Pick an option or type your answer.",
         "error.generic": "Something went wrong. Please try again.",
         "ui.empty_question": "Please type a question.",
@@ -68,7 +66,8 @@ MESSAGES: Mapping[str, Mapping[str, str]] = {
         ),
         "ui.sources": "Sources:",
         "ui.see_also": "See also:",
-        "ui.engine": "Engine: `{engine}`",
+        "ui.in_language.en": "in English",
+        "ui.in_language.fr": "in French",
         # tool steps ("Used <label>"); unknown tools show their own name
         "tool.generic": "Tool used",
         "tool.workout_plan": "Training plan built",
@@ -119,8 +118,6 @@ MESSAGES: Mapping[str, Mapping[str, str]] = {
         "prompt.type_reply": "Si le coach attend une réponse de votre part, tapez-la simplement.",
         "prompt.other_tab": "Cette conversation a continué dans un autre onglet. Rechargez cette page pour la voir où elle en est.",
         "handoff": "Je vous mets en relation avec le coach…",
-        "mode.NORMAL": "Mode : centre d'aide",
-        "mode.ALTER": "Mode : coach",
         "interrupt.hint": "Choisissez une option ou tapez votre réponse.",
         "error.generic": "Une erreur est survenue. Veuillez réessayer.",
         "ui.empty_question": "Veuillez saisir une question.",
@@ -137,7 +134,8 @@ MESSAGES: Mapping[str, Mapping[str, str]] = {
         ),
         "ui.sources": "Sources :",
         "ui.see_also": "Voir aussi :",
-        "ui.engine": "Moteur : `{engine}`",
+        "ui.in_language.en": "en anglais",
+        "ui.in_language.fr": "en français",
         "tool.generic": "Outil utilisé",
         "tool.workout_plan": "Programme d'entraînement préparé",
         "tool.meal_plan": "Plan de repas préparé",

@@ -5,6 +5,8 @@ punctuation, numbers, markup and gibberish carry none: a nearest-example classif
 finds *some* nearest example for them, and a model may read anything into them. The guard
 decides from the message's information content alone, before any classifier or model runs:
 
+- invisible characters (zero-width spaces and joiners, BOM, soft hyphens, Hangul fillers…) are
+  not text: a message of those and spaces only is `empty` (`is_blank`), as is one with no words;
 - words: runs of letters once markup, URLs, emails and numbers are removed; none → `empty`;
 - social words (greetings, thanks, farewells, "ok") with nothing else but stopwords → `greeting`
   or `thanks`: they get a short friendly reply, no knowledge-base search;
@@ -20,6 +22,7 @@ question such as "pricing?" is low information but still deserves its answer).
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Literal
@@ -63,6 +66,9 @@ THANKS: dict[str, str] = {
 _MARKUP = re.compile(r"<(script|style)\b.*?</\1\s*>|<[^>]*>|&[a-z]+;|&#\d+;", re.I | re.S)
 _LINKS = re.compile(r"https?://\S+|www\.\S+|\S+@\S+\.\S+|\]\([^)]*\)")
 _WORD = re.compile(r"[^\W\d_]+(?:[-'’][^\W\d_]+)*")
+# Drawn as nothing though not whitespace to str.strip(): format characters (Cf: U+200B-U+200F,
+# U+2060-U+2064, U+FEFF, U+00AD…), controls, and the letters and marks that render blank.
+_BLANK_LOOKING = frozenset("\u034f\u115f\u1160\u17b4\u17b5\u180e\u2800\u3164\uffa0")
 _VOWELS = set("aeiouyàâäéèêëîïôöùûüÿœæ")
 _CONSONANT_RUN = re.compile(r"[bcdfghjklmnpqrstvwxz]{5,}")
 
@@ -81,6 +87,29 @@ class Verdict:
     @property
     def social(self) -> bool:
         return self.kind in ("greeting", "thanks")
+
+
+def _invisible(char: str) -> bool:
+    return char in _BLANK_LOOKING or unicodedata.category(char) in ("Cf", "Cc") and char not in "\n\t"
+
+
+def strip_invisible(text: str) -> str:
+    """`text` without the characters that draw nothing (whitespace is kept); a zero-width joiner
+    between two visible characters stays (it draws an emoji sequence such as 👨‍👩‍👧 as one)."""
+    text = text or ""
+    kept = []
+    for i, char in enumerate(text):
+        if not _invisible(char):
+            kept.append(char)
+        elif char == "\u200d" and 0 < i < len(text) - 1 and not _invisible(text[i - 1]) and not _invisible(text[i + 1]) \
+                and not text[i - 1].isspace() and not text[i + 1].isspace():
+            kept.append(char)
+    return "".join(kept)
+
+
+def is_blank(text: str | None) -> bool:
+    """Nothing a person could see: empty, whitespace and invisible characters only."""
+    return not strip_invisible(text or "").strip()
 
 
 def words_of(text: str) -> list[str]:
@@ -109,7 +138,9 @@ class InputGuard:
         self.known = {fold_accents(w) for w in known_words} | {fold_accents(w) for w in STOPWORDS}
 
     def assess(self, text: str) -> Verdict:
-        words = words_of(text)
+        if is_blank(text):
+            return Verdict("empty")
+        words = words_of(strip_invisible(text))
         if not words:
             return Verdict("empty")
         folded = [fold_accents(w) for w in words]

@@ -19,7 +19,7 @@ from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import HumanMessage, SystemMessage
 
 from assistant import i18n
-from assistant.input_guard import Verdict
+from assistant.input_guard import Verdict, strip_invisible
 from assistant.intent_classifier import (
     IntentType,
     chunk_text,
@@ -40,6 +40,7 @@ from relais.events import (
     SourcesEvent,
     TextChunk,
 )
+from relais.language import detect_language
 from relais.models import chat_model, engine_info
 from relais.retry import RetryPolicy
 from relais.settings import Settings, get_settings
@@ -56,9 +57,10 @@ class PreparedQuestion:
 
 
 def prepare_question(raw: str, language: str, settings: Settings | None = None) -> PreparedQuestion:
-    """Strip; an empty question is rejected; an over-long one is truncated with a notice."""
+    """Strip (invisible characters too); an empty question is rejected; an over-long one is
+    truncated with a notice."""
     settings = settings or get_settings()
-    text = (raw or "").strip()
+    text = strip_invisible(raw or "").strip()
     if not text:
         return PreparedQuestion("", i18n.translate("ui.empty_question", language))
     limit = settings.max_question_chars
@@ -68,12 +70,15 @@ def prepare_question(raw: str, language: str, settings: Settings | None = None) 
 
 
 def hit_to_source(hit: Any) -> dict[str, Any]:
+    """A retrieved chunk as a source of the answer; its language lets the page say that a
+    "see also" article is in another language than the answer."""
     return {
         "source": hit.source,
         "title": hit.title,
         "section": getattr(hit, "section", ""),
         "score": round(float(hit.score), 4),
         "excerpt": hit.text,
+        "language": detect_language(f"{hit.title}. {hit.text}"),
     }
 
 

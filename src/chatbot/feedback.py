@@ -23,8 +23,10 @@ CHANNEL_LABELS = {HELP_CENTER: "help center", COACH: "coach"}
 
 
 def turn_record(*, question: str | None, channel: str, engine: str | None, sources: list[dict[str, Any]],
-                handoff: bool = False, failed: bool = False, kind: str | None = None) -> dict[str, Any]:
-    """The record stored with an answer message (no excerpts: titles and files are enough)."""
+                handoff: bool = False, failed: bool = False, kind: str | None = None,
+                mode: str | None = None) -> dict[str, Any]:
+    """The record stored with an answer message (no excerpts: titles and files are enough); the
+    engine and the orchestrator's mode live here, not in the answer's text."""
     # the articles the answer cites ("see also" suggestions are not what it was judged on)
     cited = [{"source": str(s.get("source") or ""), "title": str(s.get("title") or "")}
              for s in sources if not s.get("related")]
@@ -32,6 +34,7 @@ def turn_record(*, question: str | None, channel: str, engine: str | None, sourc
         "question": (question or "")[:2000],
         "channel": channel,
         "engine": engine or "",
+        "mode": mode or "",
         "sources": cited,
         "kind": kind or "answer",  # "smalltalk": a greeting or thanks, not a question
         # a help-center answer that cites nothing: the knowledge base had no answer

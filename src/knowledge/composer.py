@@ -40,7 +40,7 @@ from knowledge.fragments import _POINTER as POINTER
 from knowledge.fragments import _dangling as opens_on_pronoun
 from knowledge.language import detect_language
 from knowledge.lexical import analyse_query
-from knowledge.list_context import gather_lists, heading_of, render_item
+from knowledge.list_context import gather_lists, heading_lead, heading_of, render_item
 from knowledge.passage_units import Unit, capitalise, split_sentences, units_of
 from knowledge.polarity import answer_polarity
 from knowledge.question_kind import (
@@ -292,8 +292,7 @@ def _antecedent(c: _Candidate) -> str:
         unit = previous
     if chain and not opens_on_pronoun(chain[0]):
         return " ".join(chain)
-    subject = c.hit.section.split(" > ")[-1] if c.hit.section else c.hit.title
-    return f"{subject}:" if subject else ""
+    return heading_lead(c.hit.section.split(" > ")[-1] if c.hit.section else c.hit.title)
 
 
 def _render(c: _Candidate, quoted: set[str]) -> str:
@@ -311,7 +310,7 @@ def _render(c: _Candidate, quoted: set[str]) -> str:
         return unit.text
     if unit.kind == "item":  # under its lead-in, a step with its number (knowledge.list_context)
         return render_item(unit, c.siblings, heading_of(c.hit))
-    lead = unit.lead or (f"{c.hit.section.split(' > ')[-1] or c.hit.title}:" if (c.hit.section or c.hit.title) else "")
+    lead = unit.lead or heading_lead(c.hit.section.split(" > ")[-1] or c.hit.title if c.hit.section else c.hit.title)
     if unit.lead and unit.lead in quoted:
         lead = ""  # the sentence that introduces the block is already the answer's previous sentence
     if unit.kind == "list":

@@ -38,12 +38,18 @@ def heading_of(hit: Any) -> str:
     return (getattr(hit, "title", "") or "").strip()
 
 
+def heading_lead(heading: str) -> str:
+    """A section's name as the line that introduces what is quoted from it: "Quels clubs ?" →
+    "Quels clubs:" (never "Quels clubs ?:"); empty for no name."""
+    heading = (heading or "").strip().rstrip(" :?!")
+    return f"{heading}:" if heading else ""
+
+
 def lead_in(unit: Unit, heading: str) -> str:
     """The line a list or item is shown under: its introducing sentence, else "Section name:"."""
     if unit.lead:
         return unit.lead
-    heading = heading.rstrip(" :?")
-    return f"{heading}:" if heading else ""
+    return heading_lead(heading)
 
 
 def _with_period(text: str) -> str:

@@ -80,7 +80,7 @@ class ReplyKindEvent:
 
 @dataclass(frozen=True)
 class EngineEvent:
-    """Which engine answered (shown discreetly)."""
+    """Which engine answered (kept in the answer's metadata, not in its text)."""
 
     engine: str
 

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from assistant.i18n import translate
-from assistant.input_guard import InputGuard, assess, looks_like_a_word, words_of
+from assistant.input_guard import InputGuard, assess, is_blank, looks_like_a_word, strip_invisible, words_of
 from assistant.intent_classifier import IntentType
 from assistant.offline_intent import get_input_guard, get_offline_classifier
 from assistant.orchestrator import Orchestrator
@@ -142,3 +142,16 @@ async def test_a_real_request_still_hands_off_with_the_model(demo_kb: Settings) 
     orchestrator = Orchestrator(settings=demo_kb, model=model, model_resolved=True, agent_client=Agent())
     events = [e async for e in orchestrator.process_question("hi! build me a workout plan please", None)]
     assert ModeEvent("ALTER") in events and "intent classifier" in model.prompt_texts()[0]
+
+
+@pytest.mark.parametrize("text", ["\u200b", " \u200b\u200c\ufeff ", "\u2060\u00ad", "\u3164", "\u2800\n\u200d"])
+def test_invisible_characters_alone_are_an_empty_message(text: str) -> None:
+    """Issue 29: a zero-width space was sent, answered, and titled a thread "20:10 · "."""
+    assert is_blank(text)
+    assert assess(text).kind == "empty"
+
+
+def test_invisible_characters_inside_a_message_are_dropped_not_the_message() -> None:
+    assert not is_blank("price\u200b?") and strip_invisible("pri\u200bce") == "price"
+    assert strip_invisible("👨\u200d👩\u200d👧") == "👨\u200d👩\u200d👧"  # the joiner draws one emoji
+    assert assess("How much does the base\u200b plan cost?").kind == "content"

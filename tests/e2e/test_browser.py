@@ -37,7 +37,7 @@ def test_help_center_then_coach_then_resume(page, app_url: str) -> None:
     ask(page, "How much does the base plan cost?")
     answer = last_answers(page, 1)
     assert "$10" in answer
-    assert "plans-and-pricing.md" in answer.lower()  # the source is shown
+    assert "[1] plans and pricing" in answer.lower()  # the source is shown, by its title
     shot(page, "02-help-center-answer")
 
     ask(page, "Build muscle, lose fat — suggest a workout plan")
@@ -66,7 +66,7 @@ def test_help_center_then_coach_then_resume(page, app_url: str) -> None:
     page.wait_for_timeout(1500)
     shot(page, "06-thread-resumed")
     # the first answer's source, kept with the thread, opens in the side panel after the reload
-    page.locator("[data-step-type='assistant_message']").first.get_by_text("plans-and-pricing.md").first.click()
+    page.locator("[data-step-type='assistant_message']").first.get_by_text("[1] Plans and pricing").first.click()
     page.wait_for_function(
         "() => /\\$10/.test(document.querySelector('#side-view-content')?.innerText || '')", timeout=15_000
     )

@@ -63,14 +63,14 @@ ALLERGENS = {
     "fish": ("fish", "au poisson"),
 }
 HELP_CENTER = [  # (question, language, the article it must cite, a fact of its answer)
-    ("How much does the base plan cost?", "en", "plans-and-pricing.md", "$10"),
-    ("What are the opening hours on Sunday?", "en", "gym-hours.md", "9:00 p.m."),
-    ("How many people can be on a family membership?", "en", "family-plan.md", "four"),
-    ("Do you sell my health data?", "en", "privacy-and-health-data.md", "never sell"),
-    ("Combien coûte l'abonnement de base ?", "fr", "tarifs-et-forfaits.md", "10 dollars"),
-    ("Quels sont les horaires des clubs le dimanche ?", "fr", "horaires-des-clubs.md", "21 h"),
-    ("J'ai oublié mon mot de passe", "fr", "mot-de-passe-oublie.md", "60 minutes"),
-    ("Puis-je suspendre mon abonnement ?", "fr", "suspendre-son-abonnement.md", "Suspendre"),
+    ("How much does the base plan cost?", "en", "Plans and pricing", "$10"),
+    ("What are the opening hours on Sunday?", "en", "Gym hours and access", "9:00 p.m."),
+    ("How many people can be on a family membership?", "en", "Family plan", "four"),
+    ("Do you sell my health data?", "en", "Privacy and health data", "never sell"),
+    ("Combien coûte l'abonnement de base ?", "fr", "Tarifs et forfaits", "10 dollars"),
+    ("Quels sont les horaires des clubs le dimanche ?", "fr", "Horaires des clubs", "21 h"),
+    ("J'ai oublié mon mot de passe", "fr", "Mot de passe oublié et problèmes de connexion", "60 minutes"),
+    ("Puis-je suspendre mon abonnement ?", "fr", "Suspendre son abonnement", "Suspendre"),
 ]
 
 
@@ -156,7 +156,7 @@ async def help_center_conversation(stack: Stack, results: Results, i: int) -> No
             elements = await settle_elements(turn)
             assert any(article in (e.get("name") or "") for e in elements), (question, [e.get("name") for e in elements])
             assert not turn.actions and not tool_labels(turn), f"help-center thread went to the coach: {question}"
-            assert translate("ui.engine", language, engine="offline") in turn.text
+            assert "offline" not in turn.text  # the engine is the answer's metadata, not a line of it
             assert "⚠️" not in turn.text
         results.ui_threads.append((user, chat.thread_id or "", "NORMAL", [first[0], second[0]]))
     finally:

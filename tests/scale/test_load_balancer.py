@@ -279,7 +279,7 @@ async def test_a_click_on_another_instance_is_forwarded_and_data_is_shared(clust
     finally:
         await chat.close()
 
-    assert any("plans-and-pricing.md" in (e.get("name") or "") for e in elements)
+    assert any("Plans and pricing" in (e.get("name") or "") for e in elements)
     await asyncio.to_thread(read_on_every_instance, cluster, thread_id, message_id)
 
 
@@ -289,7 +289,7 @@ def read_on_every_instance(cluster: Cluster, thread_id: str, message_id: str) ->
         token = login_as(stack.url, "alice")
         thread = get_thread(stack.url, token, thread_id).json()
         blob_url = next(e["url"] for e in thread.get("elements") or []
-                        if "plans-and-pricing.md" in (e.get("name") or "") and e.get("url"))
+                        if "Plans and pricing" in (e.get("name") or "") and e.get("url"))
         excerpt = httpx.get(stack.url + blob_url, cookies={"access_token": token}, timeout=60)
         assert excerpt.status_code == 200 and "$10" in excerpt.text, (stack.url, excerpt.status_code)
         rated = [s for s in thread.get("steps") or [] if (s.get("feedback") or {}).get("value") == 0]

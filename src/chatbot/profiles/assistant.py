@@ -228,13 +228,10 @@ async def answer(raw_question: str, interrupt_id: str | None = None) -> None:
             if isinstance(event, ModeEvent) and event.mode == ALTER and cl.user_session.get("mode") != ALTER:
                 cl.user_session.set("mode", ALTER)
                 renderer.author = COACH_AUTHOR  # from now on the coach answers (its avatar and badge)
-                renderer.mode_label = i18n.translate(f"mode.{ALTER}", language)
                 await _persist_alter(audit)
                 await cl.Message(content=i18n.translate("handoff", language), author="Relais").send()
             yield event
 
-    if orchestrator.settings.enable_orchestrator:
-        renderer.mode_label = i18n.translate(f"mode.{cl.user_session.get('mode') or NORMAL}", language)
     await renderer.render(events())
     if cl.user_session.get("mode") == ALTER:
         await asyncio.to_thread(receipt_store().try_record, audit.receipt(), thread_id)

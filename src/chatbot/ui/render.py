@@ -67,8 +67,38 @@ async def send_folded_section(title: str, text: str, author: str) -> None:
     await step.send()
 
 
-def source_label(index: int, source: dict[str, Any]) -> str:
-    return f"[{index}] {source.get('title') or source.get('source')} ({source.get('source')})"
+def source_title(source: dict[str, Any]) -> str:
+    return str(source.get("title") or source.get("source") or "")
+
+
+def source_label(index: int, source: dict[str, Any], *, with_file: bool = False) -> str:
+    """A cited source's chip: its number and the article's title ("[1] Plans and pricing"); the
+    file name only to tell apart two cited articles of the same title (the panel shows it)."""
+    title = source_title(source)
+    return f"[{index}] {title} ({source.get('source')})" if with_file else f"[{index}] {title}"
+
+
+def related_label(source: dict[str, Any], language: str) -> str:
+    """A "see also" chip: the article's title, with its language when it is not the answer's
+    (a French reader is told that "Gym hours" is an English article)."""
+    other = source.get("language")
+    title = source_title(source)
+    if other and other != language:
+        return f"{title} ({i18n.translate(f'ui.in_language.{other}', language)})"
+    return title
+
+
+def chip_labels(cited: list[dict[str, Any]], related: list[dict[str, Any]], language: str) -> list[str]:
+    """Labels of this answer's chips, cited then related, each unique within the message (a chip
+    opens the element of its name: two equal names would open the same excerpt)."""
+    titles = [source_title(s) for s in cited]
+    labels = [source_label(i, s, with_file=titles.count(source_title(s)) > 1) for i, s in enumerate(cited, 1)]
+    for source in related:
+        label = related_label(source, language)
+        if label in labels:
+            label = f"{label} ({source.get('source')})"
+        labels.append(label)
+    return labels
 
 
 class TurnRenderer:
@@ -87,7 +117,6 @@ class TurnRenderer:
         self.text = ""
         self.interrupt: InterruptEvent | None = None
         self.engine: str | None = None
-        self.mode_label: str | None = None  # shown discreetly under the answer when set
         self.mode: str | None = None
         self.errors: list[str] = []
         self.folded: list[tuple[str, str]] = []  # (title, text): shown collapsed under the answer
@@ -139,9 +168,9 @@ class TurnRenderer:
         message = await self._ensure_message()
         cited = [s for s in sources if not s.get("related")]
         related = [s for s in sources if s.get("related")]
-        labels = [source_label(i, s) for i, s in enumerate(cited, 1)]
-        see_also = [f"{s.get('title') or s.get('source')} ({s.get('source')})" for s in related]
-        for label, source in zip(labels + see_also, cited + related):
+        names = chip_labels(cited, related, self.language)
+        labels, see_also = names[: len(cited)], names[len(cited):]
+        for label, source in zip(names, cited + related):
             message.elements.append(  # type: ignore[union-attr]
                 cl.Text(name=label, content=f"**{source.get('title')}** — `{source.get('source')}`\n\n{source.get('excerpt', '')}", display="side")
             )
@@ -162,16 +191,13 @@ class TurnRenderer:
             for _, text in self.folded:
                 await message.stream_token(text)
             self.folded = []
-        footer = [i18n.translate("ui.engine", self.language, engine=self.engine)] if self.engine else []
-        if self.mode_label:
-            footer.append(self.mode_label)
-        if footer and (message.content or self.text):
-            await message.stream_token("\n\n_" + " · ".join(footer) + "_")
+        # the engine and the mode are the turn record's (message metadata, the admin's analytics), not
+        # a line of the answer: a person reads and copies the answer only
         if not message.content and not self.interrupt:
             message.content = i18n.translate("ui.no_answer", self.language)
         message.metadata = {**(message.metadata or {}), TURN_KEY: turn_record(
             question=self.question, channel=self.channel, engine=self.engine, sources=self.sources, handoff=self.handoff,
-            failed=bool(self.errors), kind=self.reply_kind)}
+            failed=bool(self.errors), kind=self.reply_kind, mode=self.mode)}
         await message.send()
         for title, text in self.folded:
             await send_folded_section(title, text, self.author)

@@ -3,9 +3,11 @@
 Chainlit names a thread after its first message, whole: two threads that start with the same
 request look identical, and a long request is cut by the sidebar before anything that differs.
 Relais renames a new thread to the local time it was started followed by the start of its
-first request, cut at a word ("14:05 · Build me a 3-day workout…"): the sidebar cuts titles at
-about 26 characters and covers the end of the open thread's with its menu button, so the
-distinguishing detail goes first.
+first request ("14:05 · Build me a 3-day workout plan"): the sidebar cuts titles at about 26
+characters and covers the end of the open thread's with its menu button, so the distinguishing
+detail goes first. The title holds words only: the sidebar draws its own "…" where it cuts, so a
+title carries no ellipsis of its own that would end up in the rename box. Invisible characters
+(zero-width spaces…) are dropped; a request with nothing visible leaves the thread unnamed.
 The time zone is the browser's (cookie `relais_tz`, set by public/relais.js), else UTC.
 A thread the user renamed, or a resumed one, keeps its name.
 """
@@ -21,21 +23,24 @@ from typing import Any
 from urllib.parse import unquote
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
+from assistant.input_guard import strip_invisible
+
 logger = logging.getLogger(__name__)
 
 TZ_COOKIE = "relais_tz"
-MAX_REQUEST_CHARS = 28  # what the default sidebar shows with the time beside it
+MAX_REQUEST_CHARS = 80  # a long request is cut at a word; the sidebar shows about 26 characters
 _TITLED = "relais_thread_titled"  # user-session flag
 _tasks: set[asyncio.Task[Any]] = set()
 
 
 def shorten(text: str, limit: int = MAX_REQUEST_CHARS) -> str:
-    """The text on one line, cut at a word boundary within `limit` characters (… when cut)."""
-    line = re.sub(r"\s+", " ", text).strip()
+    """The visible text on one line, cut at a word boundary within `limit` characters (no "…":
+    the sidebar marks the cut itself, and a person renaming the thread edits words only)."""
+    line = re.sub(r"\s+", " ", strip_invisible(text)).strip()
     if len(line) <= limit:
         return line
     cut = line[: limit + 1].rsplit(" ", 1)[0] if " " in line[: limit + 1] else line[:limit]
-    return cut.rstrip(" ,;:.-—") + "…"
+    return cut.rstrip(" ,;:.-—…")
 
 
 def zone_from_cookie(cookie_header: str | None) -> ZoneInfo | None:
@@ -48,10 +53,13 @@ def zone_from_cookie(cookie_header: str | None) -> ZoneInfo | None:
         return None
 
 
-def thread_title(first_request: str, started: datetime, zone: ZoneInfo | None = None) -> str:
-    """`HH:MM · <first request, shortened>` (local time; `HH:MM UTC` without a known zone)."""
+def thread_title(first_request: str, started: datetime, zone: ZoneInfo | None = None) -> str | None:
+    """`HH:MM · <first request, shortened>` (local time; `HH:MM UTC` without a known zone);
+    None when the request shows nothing (it names nothing)."""
+    request = shorten(first_request)
+    if not request:
+        return None
     when = started.astimezone(zone).strftime("%H:%M") if zone else started.astimezone(timezone.utc).strftime("%H:%M UTC")
-    request = shorten(first_request) or "…"
     return f"{when} · {request}"
 
 
@@ -66,10 +74,12 @@ def schedule_title(first_request: str) -> None:
 
     if cl.user_session.get(_TITLED):
         return
-    cl.user_session.set(_TITLED, True)
     session = cl.context.session
     zone = zone_from_cookie((getattr(session, "environ", None) or {}).get("HTTP_COOKIE"))
     title = thread_title(first_request, datetime.now(timezone.utc), zone)
+    if title is None:  # nothing visible: the next message names the thread
+        return
+    cl.user_session.set(_TITLED, True)
     task = asyncio.create_task(_rename(session.thread_id, first_request, title))
     _tasks.add(task)
     task.add_done_callback(_tasks.discard)

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from chatbot.ui import render
-from relais.events import DoneEvent, InterruptEvent, TextChunk
+from relais.events import DoneEvent, EngineEvent, InterruptEvent, ModeEvent, SourcesEvent, TextChunk
 
 PLAN = "## Your plan\n" + "".join(f"- Day {i}: squat 3x8\n" for i in range(1, 15))
 
@@ -50,6 +50,7 @@ def page(monkeypatch: pytest.MonkeyPatch) -> Recorder:
     fake_cl = SimpleNamespace(
         Message=lambda **kw: FakeMessage(recorder, **kw),
         Step=lambda **kw: FakeStep(recorder, **kw),
+        Text=lambda **kw: SimpleNamespace(**kw),
         context=SimpleNamespace(current_step=None),
     )
     monkeypatch.setattr(render, "cl", fake_cl)
@@ -98,3 +99,48 @@ async def test_a_section_with_nothing_before_it_is_shown_open(page: Recorder) ->
     await render.TurnRenderer("en").render(events(TextChunk(PLAN, folded="Full plan (updated)"), DoneEvent()))
     (message,) = page.sent
     assert message.content == PLAN
+
+
+def source(name: str, title: str, **extra: Any) -> dict[str, Any]:
+    return {"source": name, "title": title, "excerpt": f"About {title}.", **extra}
+
+
+async def test_the_engine_and_mode_are_the_answers_metadata_not_its_text(page: Recorder) -> None:
+    """Issue 29: "Engine: offline · Mode: help center" ended every answer and was copied with it."""
+    await render.TurnRenderer("fr").render(events(
+        EngineEvent(engine="offline"), ModeEvent(mode="NORMAL"), TextChunk("Le forfait Base coûte 10 $."), DoneEvent()))
+    (message,) = page.sent
+    assert message.content == "Le forfait Base coûte 10 $."
+    assert "offline" not in message.content and "Moteur" not in message.content and "Mode" not in message.content
+    record = message.metadata["relais"]
+    assert record["engine"] == "offline" and record["mode"] == "NORMAL"
+
+
+async def test_source_chips_are_titles_and_see_also_says_another_language(page: Recorder) -> None:
+    """Chips read "[1] Plans and pricing" (the file name only to tell two equal titles apart); a
+    related article in another language than the answer says so ("Gym hours (en anglais)")."""
+    sources = [
+        source("plans-and-pricing.md", "Plans and pricing", language="en"),
+        source("old/plans-and-pricing.md", "Plans and pricing", language="en"),
+        source("student-discount.md", "Student discount", language="en"),
+        source("gym-hours.md", "Gym hours", language="en", related=True),
+        source("horaires-des-clubs.md", "Horaires des clubs", language="fr", related=True),
+    ]
+    await render.TurnRenderer("fr").render(events(TextChunk("Réponse [1]."), SourcesEvent(sources=sources), DoneEvent()))
+    (message,) = page.sent
+    names = [element.name for element in message.elements]
+    assert names == [
+        "[1] Plans and pricing (plans-and-pricing.md)", "[2] Plans and pricing (old/plans-and-pricing.md)",
+        "[3] Student discount", "Gym hours (en anglais)", "Horaires des clubs",
+    ]
+    assert "Sources : [1] Plans and pricing (plans-and-pricing.md), [2]" in message.content
+    assert "Voir aussi : Gym hours (en anglais), Horaires des clubs" in message.content
+    assert all(name in message.content for name in names)  # each chip is linked from the text
+
+
+async def test_an_english_answer_names_a_french_article_as_french(page: Recorder) -> None:
+    sources = [source("gym-hours.md", "Gym hours", language="en"),
+               source("horaires-des-clubs.md", "Horaires des clubs", language="fr", related=True)]
+    await render.TurnRenderer("en").render(events(TextChunk("Open [1]."), SourcesEvent(sources=sources), DoneEvent()))
+    (message,) = page.sent
+    assert [e.name for e in message.elements] == ["[1] Gym hours", "Horaires des clubs (in French)"]
