@@ -3,22 +3,32 @@
 from __future__ import annotations
 
 import logging
+import re
 from typing import Iterable
 
 REDACTED = "***"
+# A value shorter than this is not scrubbed by value: it is a word (the demo password "relais"),
+# and masking each occurrence turned paths into "…/***/.***/chainlit.db" while hiding nothing a
+# reader could not guess. Such passwords are refused off loopback (`relais doctor`).
+MIN_SECRET_CHARS = 8
+
+
+def _as_token(secret: str) -> str:
+    """The secret as a whole token: not inside a longer run of letters and digits."""
+    return rf"(?<![0-9A-Za-z]){re.escape(secret)}(?![0-9A-Za-z])"
 
 
 class SecretScrubber(logging.Filter):
-    """Replaces any configured secret value in a record's message and arguments."""
+    """Replaces configured secret values in a record's message and arguments: values of at least
+    `MIN_SECRET_CHARS` characters, wherever they stand as a whole token."""
 
     def __init__(self, secrets: Iterable[str]) -> None:
         super().__init__()
-        self.secrets = sorted({s for s in secrets if s}, key=len, reverse=True)
+        self.secrets = sorted({s for s in secrets if s and len(s) >= MIN_SECRET_CHARS}, key=len, reverse=True)
+        self._pattern = re.compile("|".join(_as_token(s) for s in self.secrets)) if self.secrets else None
 
     def scrub(self, text: str) -> str:
-        for secret in self.secrets:
-            text = text.replace(secret, REDACTED)
-        return text
+        return self._pattern.sub(REDACTED, text) if self._pattern else text
 
     def filter(self, record: logging.LogRecord) -> bool:
         if self.secrets:

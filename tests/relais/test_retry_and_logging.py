@@ -84,3 +84,17 @@ def test_secrets_are_scrubbed_from_logs(caplog: pytest.LogCaptureFixture) -> Non
     text = caplog.text
     assert "sk-live-123456" not in text and "tok-abcdef" not in text
     assert REDACTED in text
+
+
+def test_a_short_or_embedded_value_is_not_masked_everywhere(caplog: pytest.LogCaptureFixture) -> None:
+    """Issue 29: with the demo password "relais" every path read "…/***/.***/chainlit.db". A
+    value shorter than MIN_SECRET_CHARS is a word, not scrubbed by value; a long one is masked
+    wherever it stands as a whole token, not inside a longer run of letters and digits."""
+    scrubber = configure_logging("INFO", ["relais", "alice-pass-1", "sk-live-123456"])
+    caplog.handler.addFilter(scrubber)
+    log = logging.getLogger("relais.test")
+    log.warning("db at /work/relais/.relais/chainlit.db; password alice-pass-1, key=%s;", "sk-live-123456")
+    log.warning("not a secret: xsk-live-1234567")
+    first, second = [record.getMessage() for record in caplog.records]
+    assert first == "db at /work/relais/.relais/chainlit.db; password ***, key=***;"
+    assert second == "not a secret: xsk-live-1234567"
