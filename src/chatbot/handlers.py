@@ -8,6 +8,8 @@ from typing import Any
 
 import chainlit as cl
 
+from assistant import i18n
+from assistant.input_guard import is_blank
 from chatbot.auth import ensure_auth_secret
 from chatbot.ui.pending import begin_turn
 from chatbot.workers import ensure_worker_pool
@@ -50,10 +52,14 @@ def startup() -> None:
     from chatbot.warm import start_warm_start
 
     start_warm_start(settings)  # encoders, Chroma, BM25 loaded before /relais/ready says ready
-    from chatbot.chainlit_fixes.translations import register_translation_route
+    from chatbot.chainlit_fixes.translations import quiet_readme_fallback, register_translation_route
     from relais.models import is_offline
 
     register_translation_route(lambda: is_offline(get_settings()))  # the footer matches the engine
+    quiet_readme_fallback()  # Chainlit's "Translated markdown file … not found": once per language
+    from chatbot.ui.page_info import register_page_info_route
+
+    register_page_info_route(lambda: is_offline(get_settings()))  # the admin link, the footer per profile
     from chatbot.admin import register_admin_routes
 
     register_admin_routes()  # operator pages under /admin (RELAIS_ADMINS)
@@ -146,8 +152,15 @@ async def remember_profile() -> None:
 
 
 async def on_message(message: cl.Message) -> None:
+    """A message with nothing visible in it (zero-width spaces…; public/relais.js does not send
+    one) is no request: the person is asked to type one; no profile runs, no thread title."""
     from chatbot.ui.titles import schedule_title
 
+    if is_blank(message.content) and not message.elements:
+        from chatbot.profiles._turn import user_language
+
+        await cl.Message(content=i18n.translate("ui.empty_question", user_language("")), author="Relais").send()
+        return
     schedule_title(message.content)  # a new thread's title: local time · first request
     begin_turn()
     await remember_profile()

@@ -1,17 +1,22 @@
 """The one admin access rule, for every page under /admin.
 
-Anonymous (no valid Chainlit session cookie or bearer token) → 401; a logged-in user who is not
-listed in `RELAIS_ADMINS` → 403; a listed user → the page. Identity comes from Chainlit's own
-session (`chainlit.auth.get_current_user`), so there is no second login to keep in sync.
+Anonymous (no valid Chainlit session cookie or bearer token) → 401, except a browser asking for
+the page (Accept: text/html), which is sent to the login page instead of reading raw JSON; a
+logged-in user who is not listed in `RELAIS_ADMINS` → 403; a listed user → the page. Identity
+comes from Chainlit's own session (its cookie or bearer token), so there is no second login to
+keep in sync.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from fastapi import Depends, HTTPException
+from fastapi import HTTPException
+from starlette.requests import Request
 
 from relais.settings import Settings, get_settings
+
+LOGIN_PAGE = "/login"
 
 
 def is_admin(user: Any, settings: Settings | None = None) -> bool:
@@ -29,15 +34,30 @@ def check_admin(user: Any, settings: Settings | None = None) -> Any:
     return user
 
 
-def _current_user_dependency() -> Any:
-    from chainlit.auth import get_current_user  # Chainlit's cookie/bearer session
+async def current_user(request: Request) -> Any:
+    """Chainlit's logged-in user of this request, or None (no token, an expired or invalid one)."""
+    from chainlit.auth import authenticate_user, require_login, reuseable_oauth
 
-    return get_current_user
+    if not require_login():
+        return None
+    token = await reuseable_oauth(request)
+    try:
+        return await authenticate_user(token)
+    except HTTPException:
+        return None
 
 
-async def require_admin(user: Any = Depends(_current_user_dependency())) -> Any:
+def wants_page(request: Request) -> bool:
+    """A browser navigating (it asks for HTML), not a script reading the status code."""
+    return "text/html" in request.headers.get("accept", "")
+
+
+async def require_admin(request: Request) -> Any:
     """FastAPI dependency for every /admin route."""
+    user = await current_user(request)
+    if user is None and wants_page(request):
+        raise HTTPException(status_code=303, detail="login required", headers={"Location": LOGIN_PAGE})
     return check_admin(user)
 
 
-__all__ = ["check_admin", "is_admin", "require_admin"]
+__all__ = ["check_admin", "current_user", "is_admin", "require_admin", "wants_page"]

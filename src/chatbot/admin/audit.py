@@ -1,5 +1,7 @@
 """The "Handoff audit" section: receipts per thread with filters (verdict, time, thread), verdict
 counts, and the detail of one receipt (the six boundaries, the safe next move, the receipt JSON).
+Each thread is shown by its title and its user (from Chainlit's threads table), its id beside
+them: an operator recognises a conversation by what it was about and whose it was.
 
 Receipts come from the chat database (`handoff_audit.ReceiptStore` on the settings' URL), so
 every instance shows every instance's receipts. Verdicts are judged at request time: a wait
@@ -118,7 +120,38 @@ def _counts(judged: list[Judged], query: AuditQuery) -> str:
     return f'<div class="counts" id="verdict-counts">{"".join(chips)}</div>'
 
 
-def _table(judged: list[Judged], query: AuditQuery) -> str:
+@dataclass(frozen=True)
+class ThreadLabel:
+    name: str
+    user: str
+
+
+async def thread_labels(thread_ids: list[str]) -> dict[str, ThreadLabel]:
+    """Title and user of each thread id found in the chat database (none without a data layer)."""
+    from chainlit.data import get_data_layer
+    from sqlalchemy import bindparam, text
+
+    layer = get_data_layer()
+    engine = getattr(layer, "engine", None)
+    if engine is None or not thread_ids:
+        return {}
+    query = text('SELECT CAST("id" AS TEXT) AS id, "name", "userIdentifier" FROM threads '
+                 'WHERE CAST("id" AS TEXT) IN :ids').bindparams(bindparam("ids", expanding=True))
+    async with engine.connect() as conn:
+        rows = (await conn.execute(query, {"ids": sorted(set(thread_ids))})).mappings().all()
+    return {row["id"]: ThreadLabel(row["name"] or "", row["userIdentifier"] or "") for row in rows}
+
+
+def _thread_cell(thread: str, label: ThreadLabel | None, query: AuditQuery) -> str:
+    link = f'<a href="{escape(query.url(thread=thread))}">'
+    if label is None or not (label.name or label.user):
+        return f"Thread {link}<code>{escape(thread)}</code></a>"
+    name = escape(label.name) if label.name else '<span class="muted">untitled</span>'
+    user = f' · <span class="user">{escape(label.user)}</span>' if label.user else ""
+    return f'{link}<span class="title">{name}</span></a>{user} · <code class="muted">{escape(thread)}</code>'
+
+
+def _table(judged: list[Judged], query: AuditQuery, labels: dict[str, ThreadLabel] | None = None) -> str:
     shown = [j for j in judged if query.verdict is None or j.verdict.verdict.value == query.verdict]
     if not shown:
         return '<p class="muted" id="no-receipts">No receipts match these filters.</p>'
@@ -133,8 +166,8 @@ def _table(judged: list[Judged], query: AuditQuery) -> str:
     for thread in latest:
         items = by_thread[thread]
         lines.append(
-            f'<tr class="thread"><td colspan="7">Thread <a href="{escape(query.url(thread=thread))}">'
-            f"<code>{escape(thread)}</code></a> · {len(items)} receipt(s)</td></tr>"
+            f'<tr class="thread"><td colspan="7">{_thread_cell(thread, (labels or {}).get(thread), query)}'
+            f" · {len(items)} receipt(s)</td></tr>"
         )
         for item in items:
             r, v = item.row.receipt, item.verdict
@@ -156,11 +189,12 @@ async def render_audit(request: Request, user: Any) -> str:
     """The section body: filters, verdict counts (over thread/time), receipts grouped by thread."""
     query = AuditQuery.from_request(request)
     judged = await asyncio.to_thread(judged_rows, query)
+    labels = await thread_labels([item.row.thread_id for item in judged])
     return (
         "<h2>Handoff audit</h2>"
         '<p class="muted">Every handoff leaves a content-free receipt (ids and key names only); '
         "verdicts are judged now, the earliest failing boundary wins.</p>"
-        f"{_filters(query)}{_counts(judged, query)}{_table(judged, query)}"
+        f"{_filters(query)}{_counts(judged, query)}{_table(judged, query, labels)}"
     )
 
 
@@ -188,8 +222,10 @@ async def render_receipt(operation_id: str, attempt: int | None) -> str | None:
         for b in verdict.boundaries
     )
     back = AuditQuery(thread=row.thread_id).url()
+    label = (await thread_labels([row.thread_id])).get(row.thread_id)
+    title = f"{escape(label.name)} · " if label and label.name else ""
     return (
-        f'<p><a href="{escape(back)}">← thread <code>{escape(row.thread_id)}</code></a></p>'
+        f'<p><a href="{escape(back)}">← thread {title}<code>{escape(row.thread_id)}</code></a></p>'
         f'<h2 id="receipt-detail">Receipt <code>{escape(r.operation_id)}</code> #{r.attempt} '
         f"{badge(verdict.verdict)}</h2>"
         f"<p><code>{escape(r.route_contract or '')}</code> · {escape(r.sender or '–')} → "

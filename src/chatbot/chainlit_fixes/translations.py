@@ -5,11 +5,45 @@ Chainlit reads `.chainlit/translations/<lang>.json` as static files, and its foo
 both footers in those files (`chat.watermark` with a model, `relais.watermarkOffline` offline)
 and serves `GET /project/translations` ahead of Chainlit's own route, choosing the one for the
 configured engine. Everything else is Chainlit's answer, unchanged.
+
+Chainlit also warns "Translated markdown file for en-US not found. Defaulting to chainlit.md."
+on every settings request of a browser whose language has no `chainlit_<lang>.md` (151 times in
+one walk): that fallback is the intended readme, so `quiet_readme_fallback` lets the warning
+through once per language.
 """
 
 from __future__ import annotations
 
+import logging
+import re
 from typing import Any
+
+_README_FALLBACK = re.compile(r"Translated markdown file for (\S+) not found")
+
+
+class OncePerLanguage(logging.Filter):
+    """Chainlit's readme-fallback warning once per language; every other record untouched."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.seen: set[str] = set()
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        match = _README_FALLBACK.search(record.getMessage())
+        if match is None:
+            return True
+        if match.group(1) in self.seen:
+            return False
+        self.seen.add(match.group(1))
+        return True
+
+
+def quiet_readme_fallback() -> None:
+    """Install the filter on Chainlit's logger (idempotent)."""
+    from chainlit.logger import logger
+
+    if not any(isinstance(f, OncePerLanguage) for f in logger.filters):
+        logger.addFilter(OncePerLanguage())
 
 OFFLINE_KEY = "watermarkOffline"  # under the top-level "relais" section of a translation file
 

@@ -46,6 +46,9 @@ class Profile:
     display: dict[str, str]
     welcome: dict[str, str]
     starters: dict[str, list[tuple[str, str]]] = field(default_factory=dict)
+    # its answers are quoted from the knowledge base: the offline footer ("answers are quoted from
+    # your documents") is true of this profile only
+    quotes_documents: bool = False
 
 
 PROFILES: tuple[Profile, ...] = (
@@ -73,6 +76,7 @@ PROFILES: tuple[Profile, ...] = (
                 ("Données", "Comment mes données de santé sont-elles protégées ?"),
             ],
         },
+        quotes_documents=True,
     ),
     Profile(
         COACH,
@@ -187,3 +191,12 @@ def chat_profiles(language: str | None, settings: Settings) -> list[cl.ChatProfi
         )
         for profile in PROFILES
     ]
+
+
+def footer_icons(offline: bool) -> list[str] | None:
+    """The icons of the profiles the footer is true of (None: every profile). Offline, the footer
+    says answers are quoted from the documents: only the profiles that quote them. The page
+    script (public/relais.js) knows the active profile by its icon in the header."""
+    if not offline:
+        return None
+    return [profile.icon for profile in PROFILES if profile.quotes_documents]

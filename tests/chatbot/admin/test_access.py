@@ -4,6 +4,7 @@ filters and counts, and one receipt's detail — receipts written straight into 
 
 from __future__ import annotations
 
+import sqlite3
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 
@@ -51,6 +52,10 @@ def app(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     store.record(wait, THREAD_B)
     dispose_engines()
     server = chainlit_server(data_dir, work, RELAIS_ADMINS="alice").start()
+    login(server.url, *DEMO)  # the data layer (and its schema) is made on first use
+    with sqlite3.connect(data_dir / "chainlit.db") as db:
+        db.execute('INSERT INTO threads ("id", "createdAt", "name", "userIdentifier") VALUES (?, ?, ?, ?)',
+                   (THREAD_A, datetime.now(UTC).isoformat(), "14:05 · Build me a meal plan <vegan>", "carol"))
     try:
         yield server.url
     finally:
@@ -82,8 +87,9 @@ def test_admin_sees_receipts_per_thread_with_counts_and_detail(app: str) -> None
     page = _get(app + "/admin/audit", ADMIN, app)
     assert page.status_code == 200 and page.headers["content-type"].startswith("text/html")
     html = page.text
-    for thread in (THREAD_A, THREAD_B):
-        assert f"<code>{thread}</code>" in html
+    assert f'<code class="muted">{THREAD_A}</code>' in html and f"<code>{THREAD_B}</code>" in html
+    # a thread known to the chat database reads as its title and its user (escaped), not its id alone
+    assert '<span class="title">14:05 · Build me a meal plan &lt;vegan&gt;</span></a> · <span class="user">carol</span>' in html
     counts = html.split('id="verdict-counts"', 1)[1].split("</div>", 1)[0]
     assert 'HEALTHY</span><span class="n">1<' in counts
     assert 'FALSE_COMPLETE</span><span class="n">1<' in counts
@@ -103,6 +109,21 @@ def test_admin_sees_receipts_per_thread_with_counts_and_detail(app: str) -> None
     assert "FALSE_COMPLETE" in detail.text and "verifier &#x27;no_allergen&#x27; failed" in detail.text
     assert _get(app + "/admin/audit/receipts/op-unknown", ADMIN, app).status_code == 404
     assert _get(app + "/admin/nope", ADMIN, app).status_code == 404
+
+
+@pytest.mark.parametrize("path", ["/admin", "/admin/audit", "/admin/analytics"])
+def test_a_browser_logged_out_is_sent_to_the_login_page(app: str, path: str) -> None:
+    """Issue 29: logged out, /admin showed raw JSON {"detail": "Invalid authentication token"}."""
+    page = httpx.get(app + path, headers={"Accept": "text/html,application/xhtml+xml"}, timeout=30)
+    assert page.status_code == 303 and page.headers["location"] == "/login"
+    expired = httpx.get(app + path, headers={"Accept": "text/html"}, cookies={"access_token": "not-a-token"}, timeout=30)
+    assert expired.status_code == 303 and expired.headers["location"] == "/login"
+
+
+def test_the_page_script_learns_who_may_see_the_admin_link(app: str) -> None:
+    assert httpx.get(app + "/relais/ui", timeout=30).status_code == 401
+    assert _get(app + "/relais/ui", ADMIN, app).json()["admin"] is True
+    assert _get(app + "/relais/ui", DEMO, app).json()["admin"] is False
 
 
 def test_the_chat_app_is_unaffected(app: str) -> None:
