@@ -7,21 +7,33 @@
  * - the sources side panel opens only from a source chip: Chainlit opens it by itself, with every
  *   excerpt of the conversation stacked, whenever a thread's side elements appear (a reload,
  *   back/forward, a thread opened from the sidebar); this closes any panel no chip click opened
- *   (the server also closes it after each answer: chatbot.ui.render.close_source_panel).
+ *   (the server also closes it after each answer: chatbot.ui.render.close_source_panel);
  * - quick choices are scrolled into view when they appear under the last message (after an answer,
  *   or when a thread is reopened): Chainlit attaches them after the message has scrolled into
  *   place, so they stayed hidden under the message box until the person scrolled;
  * - a button click the server could not deliver (its session was not connected: issue 24,
  *   chatbot.chainlit_fixes.action_route) or that failed is said in a note over the composer, never silent.
+ * - a message with nothing visible (zero-width spaces…) is not sent: Chainlit's composer trims
+ *   whitespace only, and sent such a message as an empty bubble;
+ * - a thumb is a vote: closing the optional comment box (its X, Escape, a click beside it) keeps
+ *   it, where Chainlit dropped the vote unless "Submit" was clicked;
+ * - Enter in the rename box saves (Chainlit's box has no form: only its button saved);
+ * - the login form shows the server's reason (wrong password, too many attempts) in the person's
+ *   language: Chainlit's client reads it from the HTTP status text ("Unauthorized"), which names no
+ *   translated reason, so the reason the server gives (its `detail`) is handed over as that text;
+ * - an admin gets a link to the operator pages (/admin) in the header;
+ * - the footer shows only under the profiles it is true of (GET /relais/ui).
  * Texts follow the browser's language, like Chainlit's own translations. */
 (function () {
   "use strict";
   var fr = (navigator.language || "").toLowerCase().indexOf("fr") === 0;
   var T = fr
     ? { more: "Afficher plus", less: "Afficher moins", coach: "Coach", answering: "Le coach vous répond",
-        undelivered: "Ce choix n'a pas pu être transmis. Cliquez de nouveau, ou rechargez la page.", close: "Fermer" }
+        undelivered: "Ce choix n'a pas pu être transmis. Cliquez de nouveau, ou rechargez la page.", close: "Fermer",
+        admin: "Admin", adminTitle: "Pages d'administration" }
     : { more: "Show more", less: "Show less", coach: "Coach", answering: "The coach is answering",
-        undelivered: "This choice could not be delivered. Please click it again, or reload the page.", close: "Close" };
+        undelivered: "This choice could not be delivered. Please click it again, or reload the page.", close: "Close",
+        admin: "Admin", adminTitle: "Admin pages" };
   var FOLD_PX = 320; // a bubble taller than this (and by a margin) folds
   var COACH_ALT = "Avatar for Coach"; // Chainlit's alt text of an author's avatar
   var FOLDED_ICON = "\uD83D\uDCCB"; // 📋, leads the step name of a folded section
@@ -201,12 +213,135 @@
       { passive: true, capture: true });
   });
 
+  // --- the composer: nothing visible, nothing sent -------------------------------------------
+  // whitespace, format characters (zero-width spaces and joiners, BOM, soft hyphen…), controls and
+  // the letters that draw blank (Hangul fillers, braille blank); as assistant.input_guard.is_blank
+  var INVISIBLE_ONLY = /^[\s\p{Cf}\p{Cc}\p{Z}\u034F\u115F\u1160\u17B4\u17B5\u180E\u2800\u3164\uFFA0]*$/u;
+  var textareaValue = Object.getOwnPropertyDescriptor(HTMLTextAreaElement.prototype, "value");
+
+  function blankComposer() {
+    var input = document.getElementById("chat-input");
+    if (!input || input.value === "" || !INVISIBLE_ONLY.test(input.value)) return null;
+    return input;
+  }
+  function clearComposer(input) { // through the native setter, so Chainlit's state follows
+    textareaValue.set.call(input, "");
+    input.dispatchEvent(new Event("input", { bubbles: true }));
+  }
+  window.addEventListener("keydown", function (event) {
+    if (event.key !== "Enter" || event.shiftKey || event.isComposing) return;
+    var input = event.target && event.target.id === "chat-input" ? blankComposer() : null;
+    if (!input) return;
+    event.preventDefault(); event.stopImmediatePropagation(); clearComposer(input);
+  }, true);
+  window.addEventListener("click", function (event) {
+    var submit = event.target && event.target.closest && event.target.closest("#chat-submit");
+    var input = submit ? blankComposer() : null;
+    if (!input) return;
+    event.preventDefault(); event.stopImmediatePropagation(); clearComposer(input);
+  }, true);
+
+  // --- thumbs: closing the comment box keeps the vote -----------------------------------------
+  function feedbackDialog() {
+    var submit = document.getElementById("submit-feedback");
+    var dialog = submit && submit.closest('[role="dialog"]');
+    return dialog ? { dialog: dialog, submit: submit } : null;
+  }
+  function keepVote(event) {
+    event.preventDefault(); event.stopImmediatePropagation();
+    var open = feedbackDialog();
+    if (open) open.submit.click(); // the vote, with the comment typed so far (if any)
+  }
+  window.addEventListener("click", function (event) {
+    var open = feedbackDialog();
+    var button = open && event.target.closest && event.target.closest("button");
+    // the dialog's own close button (an X with a screen-reader "Close"), not Submit
+    if (button && open.dialog.contains(button) && button !== open.submit && button.querySelector(".sr-only")) keepVote(event);
+  }, true);
+  window.addEventListener("keydown", function (event) {
+    if (event.key === "Escape" && feedbackDialog()) keepVote(event);
+  }, true);
+  window.addEventListener("pointerdown", function (event) {
+    var open = feedbackDialog();
+    if (open && event.target instanceof Node && !open.dialog.contains(event.target)) keepVote(event);
+  }, true);
+
+  // --- rename: Enter saves ----------------------------------------------------------------------
+  window.addEventListener("keydown", function (event) {
+    if (event.key !== "Enter" || event.isComposing || !event.target || event.target.id !== "name") return;
+    var dialog = event.target.closest('[role="dialog"]');
+    var footer = dialog && dialog.querySelector("div.flex-col-reverse");
+    var buttons = footer ? footer.querySelectorAll("button") : [];
+    if (!buttons.length || !event.target.value.trim()) return;
+    event.preventDefault();
+    buttons[buttons.length - 1].click(); // Confirm (Cancel comes first)
+  }, true);
+
+  // --- login: the server's reason, translated by the form -------------------------------------
+  var nativeFetch = window.fetch;
+  window.fetch = function (resource, init) {
+    var result = nativeFetch.apply(this, arguments);
+    var url = typeof resource === "string" ? resource : (resource && resource.url) || "";
+    var post = ((init && init.method) || (resource && resource.method) || "GET").toUpperCase() === "POST";
+    if (!post || !/\/login$/.test(url.split("?")[0])) return result;
+    return result.then(function (response) {
+      if (response.ok) return response;
+      return response.clone().json().then(function (body) {
+        var reason = body && typeof body.detail === "string" ? body.detail : "";
+        if (!/^[A-Za-z]+$/.test(reason)) return response;
+        return response.text().then(function (text) {
+          return new Response(text, { status: response.status, statusText: reason, headers: response.headers });
+        });
+      }, function () { return response; });
+    });
+  };
+
+  // --- what the server says about this person and engine (GET /relais/ui) ----------------------
+  var pageInfo = null;
+  var pageInfoAsked = false;
+  function askPageInfo() {
+    if (pageInfoAsked || !document.getElementById("header")) return; // logged in: the chat is shown
+    pageInfoAsked = true;
+    nativeFetch("/relais/ui", { credentials: "same-origin" }).then(function (response) {
+      return response.ok ? response.json() : null;
+    }).then(function (info) { pageInfo = info; schedule(); }, function () { pageInfoAsked = false; });
+  }
+
+  var SHIELD = '<svg viewBox="0 0 24 24" fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round" ' +
+    'stroke-linejoin="round" aria-hidden="true"><path d="M12 22s8-4 8-10V5l-8-3-8 3v7c0 6 8 10 8 10z"/></svg>';
+  function showAdminLink() {
+    var right = document.querySelector("#header > div:last-child");
+    if (!pageInfo || !pageInfo.admin || !right || document.getElementById("relais-admin-link")) return;
+    var link = document.createElement("a");
+    link.id = "relais-admin-link";
+    link.href = "/admin";
+    link.title = T.adminTitle;
+    link.innerHTML = SHIELD;
+    var label = document.createElement("span");
+    label.textContent = T.admin;
+    link.appendChild(label);
+    var user = document.getElementById("user-nav-button");
+    var before = user && right.contains(user) ? user.closest("#header > div:last-child > *") : null;
+    right.insertBefore(link, before);
+  }
+
+  function footerForProfile() {
+    var mark = document.querySelector(".watermark");
+    if (!mark || !pageInfo) return;
+    var icons = pageInfo.footer_icons;
+    var icon = document.querySelector("#chat-profiles img");
+    var src = icon ? icon.getAttribute("src") || "" : "";
+    var shown = !icons || !icon || icons.some(function (path) { return src.slice(-path.length) === path; });
+    mark.style.visibility = shown ? "" : "hidden";
+  }
+
   var scheduled = false;
   function update() {
     scheduled = false;
     try {
       foldLongMessages(); markCoachAnswers(); titleFoldedSections(); keepSourcePanelForChips();
       showQuickChoices();
+      askPageInfo(); showAdminLink(); footerForProfile();
     } catch (e) { /* never break the chat */ }
   }
   function schedule() {
