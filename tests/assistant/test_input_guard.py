@@ -11,7 +11,14 @@ from typing import Any
 import pytest
 
 from assistant.i18n import translate
-from assistant.input_guard import InputGuard, assess, is_blank, looks_like_a_word, strip_invisible, words_of
+from assistant.input_guard import (
+    InputGuard,
+    assess,
+    is_blank,
+    looks_like_a_word,
+    strip_invisible,
+    words_of,
+)
 from assistant.intent_classifier import IntentType
 from assistant.offline_intent import get_input_guard, get_offline_classifier
 from assistant.orchestrator import Orchestrator
