@@ -22,7 +22,8 @@
  *   language: Chainlit's client reads it from the HTTP status text ("Unauthorized"), which names no
  *   translated reason, so the reason the server gives (its `detail`) is handed over as that text;
  * - an admin gets a link to the operator pages (/admin) in the header;
- * - the footer shows only under the profiles it is true of (GET /relais/ui).
+ * - the footer shows only under the profiles it is true of (GET /relais/ui), and not while the
+ *   coach answers after a hand-off.
  * Texts follow the browser's language, like Chainlit's own translations. */
 (function () {
   "use strict";
@@ -332,6 +333,8 @@
     var icon = document.querySelector("#chat-profiles img");
     var src = icon ? icon.getAttribute("src") || "" : "";
     var shown = !icons || !icon || icons.some(function (path) { return src.slice(-path.length) === path; });
+    // after a hand-off the coach answers (its badge in the header): its plans are not quoted either
+    if (icons && document.getElementById("relais-header-badge")) shown = false;
     mark.style.visibility = shown ? "" : "hidden";
   }
 

@@ -107,6 +107,7 @@ def test_a_phone_in_french_nothing_wider_than_the_screen(new_page: Any, app_url:
     page.wait_for_timeout(800)
     assert_inside_the_screen(page)
     assert inside_viewport(page, "#relais-header-badge")
+    assert not page.locator(".watermark").first.is_visible()  # the coach's plans are not quoted documents
     shot(page, "29-05-phone-coach")
 
 
