@@ -279,9 +279,9 @@
   }, true);
 
   // --- login: the server's reason, translated by the form -------------------------------------
-  var nativeFetch = window.fetch;
+  var pageFetch = window.fetch;
   window.fetch = function (resource, init) {
-    var result = nativeFetch.apply(this, arguments);
+    var result = pageFetch.apply(this, arguments);
     var url = typeof resource === "string" ? resource : (resource && resource.url) || "";
     var post = ((init && init.method) || (resource && resource.method) || "GET").toUpperCase() === "POST";
     if (!post || !/\/login$/.test(url.split("?")[0])) return result;
@@ -303,7 +303,7 @@
   function askPageInfo() {
     if (pageInfoAsked || !document.getElementById("header")) return; // logged in: the chat is shown
     pageInfoAsked = true;
-    nativeFetch("/relais/ui", { credentials: "same-origin" }).then(function (response) {
+    pageFetch("/relais/ui", { credentials: "same-origin" }).then(function (response) {
       return response.ok ? response.json() : null;
     }).then(function (info) { pageInfo = info; schedule(); }, function () { pageInfoAsked = false; });
   }
