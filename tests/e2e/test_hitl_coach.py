@@ -93,6 +93,7 @@ def wait_until(page: Any, script: str, arg: Any, what: str, timeout_ms: int = 18
         raise AssertionError(f"{what} (not seen within {timeout_ms // 1000} s)") from exc
 
 
+PROMPT_GROUPS = "[data-step-type] .-ml-1\\.5.flex.flex-wrap:has(> button[id]:not(#submit-feedback))"  # relais.css
 ONE_PROMPT_JS = "label => Array.from(document.querySelectorAll('button')).filter(b => b.innerText.trim() === label).length === 1"
 COUNT_JS = "([sel, text, n]) => Array.from(document.querySelectorAll(sel)).filter(e => e.innerText.includes(text)).length > n"
 
@@ -108,12 +109,13 @@ def click_once_and_check(page: Any, data_dir: Path, thread_id: str, cell: str, c
                "the clicked choice shows as the person's message")
     wait_until(page, "n => document.querySelectorAll(\"[data-step-type='assistant_message']\").length > n + 1",
                answers_before, "the coach answered the choice and asked its next question")
-    wait_until(page, ONE_PROMPT_JS, "Vegetarian", "the next prompt's buttons, and the answered prompt's are gone")
+    wait_until(page, "sel => document.querySelectorAll(sel).length === 1", PROMPT_GROUPS,
+               "the next prompt's buttons, and the answered prompt's are gone")
     page.wait_for_timeout(1500)  # a second resume, if any, would land now
     assert humans(data_dir, thread_id) == [WORKOUT, VEG]
     assert user_messages(page, "Vegetarian") == 1
     assert user_messages(page, WORKOUT) == 1
-    assert page.locator(BUTTONS).count() == 1, "the answered prompt lost its buttons"
+    assert page.locator(PROMPT_GROUPS).count() == 1, "the answered prompt lost its buttons"
     shot(page, f"13-coach-{cell}")
 
 
@@ -127,7 +129,7 @@ def test_reload(page: Any, stack: Stack) -> None:
     click_once_and_check(page, stack.data_dir, thread_id, "reload")
     # the resumed thread is whole: its tool step expands to show what was called
     page.reload()
-    page.locator(BUTTONS).first.wait_for()
+    page.locator(PROMPT_GROUPS).first.wait_for()  # the next prompt (its choices follow the answer)
     tool = page.locator("[data-step-type='tool']").first
     tool.scroll_into_view_if_needed()
     tool.locator("button").first.click()
