@@ -198,6 +198,8 @@ def test_a_click_that_cannot_be_delivered_says_so_and_the_prompt_stays(new_page:
     note.wait_for(timeout=60_000)  # after RELAIS_ACTION_WAIT_S
     assert "n'a pas pu être transmis" in note.inner_text(), note.inner_text()
     shot(page, "24-click-not-delivered-fr")
+    note.locator("button").click()  # read, closed, as a person would before clicking again
+    note.wait_for(state="detached", timeout=5_000)
     assert humans(stack, thread_id) == resumes, "an undelivered click resumed nothing"
     assert not tally.server_errors, tally.server_errors
     page.unroute("**/project/action")
