@@ -16,6 +16,7 @@ from typing import Any
 
 import httpx
 import pytest
+from playwright.sync_api import Error as PlaywrightError
 
 from tests.chainlit_driver import ServerProcess, chainlit_server
 from tests.coach.test_service import saved_state
@@ -67,7 +68,10 @@ def newest_thread(page: Any, base: str) -> str:
 def shot(page: Any, name: str, full: bool = True) -> None:
     """The screenshot, with the live prompt's buttons scrolled into view (the chat scrolls inside)."""
     if full and page.locator(BUTTONS).count():
-        page.locator(BUTTONS).last.scroll_into_view_if_needed()
+        try:
+            page.locator(BUTTONS).last.scroll_into_view_if_needed(timeout=10_000)
+        except PlaywrightError:  # the set was just replaced (a second resume re-sends it): shot as is
+            pass
     take_shot(page, name)
 
 
