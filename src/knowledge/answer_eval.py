@@ -4,6 +4,9 @@ Each JSONL line is `{"question": "...", "facts": [["$5", "5 dollars"], ["50%", "
 every inner list is one fact, present when any of its strings appears in the answer
 (case-insensitive, Markdown emphasis and links reduced to text). An optional
 `"expect_found": false` marks an off-topic question that must get the honest "not found".
+The report gives fact recall (over the answerable questions), the fragment rate, and both ways
+of getting "not found" wrong: `answerable_declined_rate` (an answerable question got "not found")
+and `unanswerable_answered_rate` (an off-topic one got an answer).
 Every question goes through the same path as the app's offline engine (`KnowledgeBase.search`,
 then the answer composer), in one process. Fragments are defined in `knowledge.fragments`.
 """
@@ -35,6 +38,7 @@ class AnsweredCase:
     missing: list[str]
     fragments: list[str] = field(default_factory=list)
     sources: list[str] = field(default_factory=list)
+    expect_found: bool = True
 
 
 def load_cases(path: Path) -> list[AnswerCase]:
@@ -83,7 +87,7 @@ def evaluate_answers(cases: list[AnswerCase], answer_fn: AnswerFn) -> dict[str, 
     """Fact recall (share of all facts stated), fragment rate (share of answers), per answer."""
     started = time.perf_counter()
     answered: list[AnsweredCase] = []
-    total_facts = found_facts = fragments = wrong_found = 0
+    total_facts = found_facts = fragments = wrong_found = declined = answered_off = markup = 0
     for case in cases:
         text, found, passages, sources = answer_fn(case.question)
         missing = missing_facts(text, case.facts) if found or case.facts else []
@@ -91,19 +95,28 @@ def evaluate_answers(cases: list[AnswerCase], answer_fn: AnswerFn) -> dict[str, 
         if found != case.expect_found:
             missing.append("(expected an answer)" if case.expect_found else "(expected not found)")
             wrong_found += 1
+            declined += case.expect_found
+            answered_off += not case.expect_found
         total_facts += len(case.facts)
         found_facts += len(case.facts) - len([m for m in missing if not m.startswith("(")])
         fragments += bool(reasons)
-        answered.append(AnsweredCase(case.question, text, found, missing, reasons, sources))
+        markup += "markup_artifact" in reasons
+        answered.append(AnsweredCase(case.question, text, found, missing, reasons, sources, case.expect_found))
     n = len(cases)
+    answerable = sum(c.expect_found for c in cases)
     return {
         "fact_recall": round(found_facts / total_facts, 4) if total_facts else 1.0,
         "fragment_rate": round(fragments / n, 4) if n else 0.0,
+        "markup_rate": round(markup / n, 4) if n else 0.0,
         "n": n,
         "relevance_errors": wrong_found,
+        "answerable": answerable,
+        "answerable_declined_rate": round(declined / answerable, 4) if answerable else 0.0,
+        "unanswerable": n - answerable,
+        "unanswerable_answered_rate": round(answered_off / (n - answerable), 4) if n > answerable else 0.0,
         "seconds_per_question": round((time.perf_counter() - started) / max(n, 1), 3),
         "answers": [
             {"question": a.question, "answer": a.answer, "missing": a.missing,
-             "fragments": a.fragments, "sources": a.sources} for a in answered
+             "fragments": a.fragments, "sources": a.sources, "expect_found": a.expect_found} for a in answered
         ],
     }

@@ -82,7 +82,10 @@ def eval_answers_command(
         typer.echo(json.dumps(report, ensure_ascii=False))
         return
     typer.echo(f"fact recall {report['fact_recall']:.3f}, fragment rate {report['fragment_rate']:.3f} "
-               f"on {report['n']} questions ({report['relevance_errors']} relevance errors)")
+               f"(markup {report['markup_rate']:.3f}) on {report['n']} questions ({report['relevance_errors']} "
+               f"relevance errors): answerable declined {report['answerable_declined_rate']:.3f} "
+               f"of {report['answerable']}, unanswerable answered {report['unanswerable_answered_rate']:.3f} "
+               f"of {report['unanswerable']}")
     for row in report["answers"]:
         if row["missing"] or row["fragments"]:
             typer.echo(f"  {row['question']}\n    missing {row['missing']} fragments {row['fragments']}\n"

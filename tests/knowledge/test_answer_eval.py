@@ -84,3 +84,17 @@ def test_bad_line_is_reported_with_its_number(tmp_path) -> None:
     path.write_text('{"question": "ok", "facts": []}\n{"facts": []}\n')
     with pytest.raises(ValueError, match="bad.jsonl:2"):
         load_cases(path)
+
+
+def test_report_gives_both_not_found_error_rates_and_the_markup_rate(tmp_path) -> None:
+    cases = [AnswerCase("a?", [["7 days"]]), AnswerCase("b?", [["31 days"]]),
+             AnswerCase("off 1?", [], False), AnswerCase("off 2?", [], False)]
+    answers = {"a?": ("Sends last 7 days &rarr; then go. [1]", True, [], ["s.md"]),
+               "b?": ("I couldn't find this in the knowledge base.", False, [], []),
+               "off 1?": ("Open Settings. [1]", True, [], ["x.md"]),
+               "off 2?": ("I couldn't find this in the knowledge base.", False, [], [])}
+    report = evaluate_answers(cases, lambda q: answers[q])
+    assert report["answerable"] == 2 and report["unanswerable"] == 2
+    assert report["answerable_declined_rate"] == 0.5 and report["unanswerable_answered_rate"] == 0.5
+    assert report["fact_recall"] == 0.5 and report["markup_rate"] == 0.25
+    assert [a["expect_found"] for a in report["answers"]] == [True, True, False, False]
