@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import re
 
+from knowledge.markup import callout_label
+
 _FENCE = re.compile(r"^(\s*)(```|~~~)")
 _ESM = re.compile(r"^(import|export)\s")
 _JSX_COMMENT = re.compile(r"\{/\*.*?\*/\}", re.DOTALL)
@@ -67,6 +69,10 @@ def _unwrap_tags(text: str) -> str:
         if closing:
             return "\n\n" if match.group(2)[:1].isupper() else ""
         attrs = _attributes(raw_attrs)
+        label = callout_label(match.group(2)) if match.group(2)[:1].isupper() else None
+        if label:  # <Note>, <Warning>, <Tip>…: the content is read under its label, as on the page
+            title = next((str(attrs[a]) for a in _TITLE_ATTRS if isinstance(attrs.get(a), str) and attrs[a]), "")
+            return f"\n\n{label} — {title}:{_JOIN_NEXT}" if title else f"\n\n{label}:{_JOIN_NEXT}"
         if match.group(2).lower() == "img":
             alt = attrs.get("alt")
             return str(alt) if isinstance(alt, str) else ""

@@ -16,8 +16,11 @@ fragment when any rule below holds. The rules look at the answer's text only, ex
 - `cut_sentence`: a prose segment that starts in lower case or on punctuation, or does not end
   on sentence punctuation (. ! ? … : ; or a closing bracket/quote after one); list items and
   headed lines ("Premium: …") may end without a period but must not start in lower case.
-- `markup_artifact`: a space before a full stop or a comma ("Tap Book ."), or an unbalanced
-  `**` left by stripped Markdown.
+- `markup_artifact`: a space before a full stop or a comma ("Tap Book ."), an unbalanced
+  `**` left by stripped Markdown, or template/HTML debris outside code: a Liquid/GitBook/Hugo tag
+  (`{% … %}`, `{{ … }}`), a kramdown attribute list (`{:target=…}`), an HTML tag (`<br>`,
+  `</div>`), an entity (`&rarr;`, `&#x20;`), an admonition fence (`:::`, `!!!`), or the dangling
+  punctuation a stripped link or icon leaves (`()`, `[]`, ", .").
 - `lone_code_line`: a line of a multi-line fenced block of a passage quoted outside a fence, or
   a fenced block of the answer that is not a whole block of a passage (cut or re-indented);
   an unclosed fence.
@@ -64,6 +67,17 @@ _DETERMINERS = frozenset("the a an our your my its their this le la les l un une
 _ANSWER_WORDS = frozenset("yes no oui non".split())
 _CITATIONS = re.compile(r"\s*\[\d+(?:[,\s]+\d+)*\]\s*")
 _FENCE_LINE = re.compile(r"^\s*(?:```|~~~)")
+_MARKUP = re.compile(
+    r"\{%|%\}|\{\{|\}\}|\{:[^}]*\}|&(?:#\d+|#x[0-9a-fA-F]+|[a-zA-Z][a-zA-Z0-9]{1,31});|"
+    r"</?(?:a|b|br|code|div|em|figure|figcaption|i|img|li|ol|p|pre|span|strong|sub|sup|table|td|th|tr|u|ul)\b[^<>]*>|"
+    r"^\s*(?::::|!!!|\?\?\?)|\(\s*\)|\[\s*\]|[,;]\s*\.(?!\.)",
+    re.IGNORECASE | re.MULTILINE)
+_CODE_SPAN = re.compile(r"(`+).+?\1")
+
+
+def has_markup(text: str) -> bool:
+    """Template, HTML or entity debris outside code (fenced blocks and `code spans` are exempt)."""
+    return bool(_MARKUP.search(_CODE_SPAN.sub("", _FENCE_BLOCK.sub("\n", text))))
 
 
 def strip_markdown(text: str) -> str:
@@ -225,7 +239,7 @@ def fragment_reasons(answer: str, passages: Sequence[str] = ()) -> list[str]:
             if len(cells) >= 2 and joined in flat:
                 reasons.append("flattened_table_row")
                 break
-        if re.search(r"\s[.,](?:\s|$)", strip_markdown(segment)) or segment.count("**") % 2:
+        if re.search(r"\s[.,](?:\s|$)", strip_markdown(segment)) or segment.count("**") % 2 or has_markup(segment):
             reasons.append("markup_artifact")
         for line in _lines(segment):
             sentences = _SENTENCE_SPLIT.split(_LIST_ITEM.sub("", line)) or [line]

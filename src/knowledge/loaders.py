@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from knowledge.errors import LoaderError
+from knowledge.markup import clean_markup
 
 SUPPORTED_SUFFIXES = (".md", ".markdown", ".mdx", ".rst", ".txt", ".pdf", ".html", ".htm", ".docx")
 
@@ -77,7 +78,8 @@ def _front_matter(text: str) -> tuple[str, str | None]:
 
 
 def _load_markdown(path: Path, raw: bytes) -> tuple[str, str | None]:
-    text, title = _front_matter(_LINK.sub(r"\1", _decode(raw, path)))  # keep link text, drop targets
+    text, title = _front_matter(_decode(raw, path))
+    text = _LINK.sub(r"\1", clean_markup(text))  # templates resolved (knowledge.markup); link text kept
     return text, title or _first_heading(text)
 
 
@@ -85,7 +87,7 @@ def _load_mdx(path: Path, raw: bytes) -> tuple[str, str | None]:
     from knowledge._mdx import mdx_to_markdown
 
     text, title = _front_matter(_decode(raw, path))
-    text = _LINK.sub(r"\1", mdx_to_markdown(text))
+    text = _LINK.sub(r"\1", clean_markup(mdx_to_markdown(text)))
     return text, title or _first_heading(text)
 
 

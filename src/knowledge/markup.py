@@ -1,0 +1,292 @@
+"""Templated Markdown → the Markdown a person reads on the rendered page.
+
+Help centers are rarely plain Markdown: Jekyll/Liquid (`{% callout %}`, `{% icon %}`,
+`{{site.baseurl}}`, `{% capture %}`), GitBook (`{% hint %}`, `{% content-ref %}`, `{% tabs %}`),
+Hugo shortcodes (`{{< note >}}`), Docusaurus/MkDocs admonitions (`:::note`, `!!! note`), inline
+HTML (tab bars, figures, `<br>`, icons) and entities (`&rarr;`, `&#x20;`). Indexed as is, that
+markup reaches answers and the encoder. Here callouts, hints and admonitions keep their content
+as prose under a label ("Note:", "Warning:"), tabs keep theirs under the tab's name, links and
+HTML keep their visible text, images and builder-only tags go. Fenced code and inline code
+spans are never touched. One job: text in, clean Markdown out.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+
+_FENCE = re.compile(r"^\s*(```|~~~)")
+_CODE_SPAN = re.compile(r"(`+)(?:(?!\1).)+?\1")
+
+# Callout/hint/admonition kinds → the label a reader sees (English; French pages get French labels).
+_LABELS = {
+    "note": "Note", "info": "Note", "information": "Note", "abstract": "Note", "summary": "Note",
+    "seealso": "Note", "example": "Example", "quote": "Note",
+    "tip": "Tip", "hint": "Tip", "success": "Tip", "check": "Tip", "done": "Tip",
+    "important": "Important", "question": "Question", "faq": "Question",
+    "warning": "Warning", "caution": "Warning", "attention": "Warning", "alert": "Warning",
+    "danger": "Warning", "error": "Warning", "failure": "Warning", "bug": "Warning",
+}
+_FRENCH = {"Note": "Remarque", "Tip": "Astuce", "Important": "Important", "Warning": "Attention",
+           "Example": "Exemple", "Question": "Question"}
+
+_HTML_COMMENT = re.compile(r"<!--.*?-->", re.DOTALL)
+_LIQUID_COMMENT = re.compile(r"\{%-?\s*comment\s*-?%\}.*?\{%-?\s*endcomment\s*-?%\}", re.DOTALL)
+_LIQUID_RAW = re.compile(r"\{%-?\s*(?:end)?raw\s*-?%\}")
+_BLOCK_OPEN = re.compile(r"\{%-?\s*(callout|hint)\b([^%]*)-?%\}", re.IGNORECASE)
+_BLOCK_CLOSE = re.compile(r"\{%-?\s*end(?:callout|hint)\s*-?%\}", re.IGNORECASE)
+_TAB = re.compile(r"\{%-?\s*tab\s+title=[\"']([^\"']+)[\"']\s*-?%\}")
+_LIQUID_LINK = re.compile(r"\]\(\s*\{%-?\s*link\s+([^%]+?)\s*-?%\}\s*\)")
+_IMAGE = re.compile(r"!\[[^\]]*\]\((?:<[^>]*>|[^)\s]*(?:\([^)\s]*\)[^)\s]*)*)(?:\s+\"[^\"]*\")?\)")
+_ANGLE_LINK = re.compile(r"\]\(<([^>]*)>\)")
+_LIQUID_TAG = re.compile(r"\{%-?.*?-?%\}", re.DOTALL)
+_LIQUID_OUTPUT = re.compile(r"\{\{-?[^{}]*?-?\}\}")
+_HUGO_OPEN = re.compile(r"\{\{[<%]\s*([a-zA-Z][\w-]*)([^{}]*?)\s*[>%]\}\}")
+_HUGO_CLOSE = re.compile(r"\{\{[<%]\s*/\s*([a-zA-Z][\w-]*)\s*[>%]\}\}")
+_DOCUSAURUS = re.compile(r"^(\s*):::+\s*([a-zA-Z]+)?(?:\[([^\]]*)\]|\s+(.*))?\s*$")
+_MKDOCS = re.compile(r"^(\s*)(?:!!!|\?\?\?\+?)\s+([a-zA-Z]+)(?:\s+[\"']([^\"']*)[\"'])?\s*$")
+_KRAMDOWN_ATTRS = re.compile(r"\{:\s*[^}]*\}")
+_ICON_CHECK = re.compile(r"<i\b[^>]*\bfa-check\b[^>]*>\s*</i>", re.IGNORECASE)
+_ICON_TIMES = re.compile(r"<i\b[^>]*\bfa-(?:times|close|minus)\b[^>]*>\s*</i>", re.IGNORECASE)
+_EMPTY_ICON = re.compile(r"<(i|span)\b[^>]*>\s*</\1\s*>", re.IGNORECASE)
+_DROP_ELEMENTS = re.compile(r"<(figure|script|style|iframe|svg|video|picture|nav)\b.*?</\1\s*>", re.DOTALL | re.IGNORECASE)
+_TAB_BAR = re.compile(r"<ul\b[^>]*\bnav-tabs\b[^>]*>.*?</ul\s*>", re.DOTALL | re.IGNORECASE)
+_HTML_ELEMENTS = (
+    "a abbr b big blockquote br caption center cite code dd del details dfn div dl dt em figcaption font h1 h2 h3 "
+    "h4 h5 h6 hr i img input ins kbd label li mark ol p pre q s samp section small span strike strong sub summary "
+    "sup table tbody td tfoot th thead tr tt u ul var wbr button aside article header footer main"
+).split()
+_TAG = re.compile(r"</?(" + "|".join(_HTML_ELEMENTS) + r")\b(?:[^<>\"']|\"[^\"]*\"|'[^']*')*/?>", re.IGNORECASE)
+_ENTITY = re.compile(r"&(?:#\d+|#x[0-9a-fA-F]+|[a-zA-Z][a-zA-Z0-9]{1,31});")
+_BACKSLASH_ESCAPE = re.compile(r"\\([\\`*_{}\[\]()#+\-.!|>~])")
+
+
+def _label(kind: str, french: bool) -> str:
+    label = _LABELS.get(kind.lower().strip(), "Note")
+    return _FRENCH[label] if french else label
+
+
+def callout_label(kind: str, french: bool = False) -> str | None:
+    """The label a callout/admonition kind is read under ("warning" → "Warning"), None if not one."""
+    key = kind.lower().strip()
+    if key not in _LABELS:
+        return None
+    return _label(key, french)
+
+
+def _labelled(body: str, label: str, title: str = "") -> str:
+    """A callout's content as prose under its label: "Note: first sentence…", or the label on its
+    own line when the content opens on a list; a callout title joins the label ("Tip — Title:")."""
+    body = body.strip("\n")
+    lines = body.split("\n")
+    while lines and not lines[0].strip():
+        lines.pop(0)
+    head = f"{label} — {title.strip()}" if title and title.strip() else label
+    sep = " :" if label in _FRENCH.values() and label not in _LABELS.values() else ":"
+    if not lines:
+        return ""
+    first = lines[0].strip()
+    if re.match(r"^(?:[-*+•]|\d+[.)]|#{1,6})\s|^\|", first):
+        return f"\n\n{head}{sep}\n" + "\n".join(line.strip() if i == 0 else line for i, line in enumerate(lines)) + "\n\n"
+    return f"\n\n{head}{sep} {first}\n" + "\n".join(lines[1:]) + "\n\n"
+
+
+def _dedent(block: str) -> str:
+    lines = block.split("\n")
+    widths = [len(line) - len(line.lstrip(" ")) for line in lines if line.strip()]
+    cut = min(widths, default=0)
+    return "\n".join(line[cut:] for line in lines)
+
+
+def _liquid_blocks(text: str, french: bool) -> str:
+    """`{% callout kind %}…{% endcallout %}` and GitBook `{% hint style="kind" %}…{% endhint %}`."""
+    out, pos = [], 0
+    for match in _BLOCK_OPEN.finditer(text):
+        if match.start() < pos:
+            continue
+        close = _BLOCK_CLOSE.search(text, match.end())
+        if not close:
+            continue
+        args = match.group(2)
+        style = re.search(r"style\s*=\s*[\"']?(\w+)", args)
+        kind = style.group(1) if style else (args.split() or ["info"])[0]
+        title = re.search(r"title\s*=\s*[\"']([^\"']+)[\"']", args)
+        before = text[pos:match.start()]
+        line_start = before.rfind("\n") + 1
+        indent = before[line_start:] if not before[line_start:].strip() else ""
+        out.append(before[:line_start] if indent else before)
+        block = _labelled(_dedent(text[match.end():close.start()]), _label(kind, french),
+                          title.group(1) if title else "")
+        out.append("\n".join(indent + line if line.strip() else line for line in block.split("\n")))
+        pos = close.end()
+    out.append(text[pos:])
+    return "".join(out)
+
+
+def _hugo(text: str, french: bool) -> str:
+    """Hugo shortcodes: a known admonition name keeps its content under a label; others are unwrapped."""
+    def block(match: re.Match[str]) -> str:
+        name = match.group(1).lower()
+        return _labelled(match.group(3), _label(name, french)) if name in _LABELS else match.group(3)
+
+    pattern = re.compile(r"\{\{[<%]\s*([a-zA-Z][\w-]*)([^{}]*?)\s*[>%]\}\}(.*?)\{\{[<%]\s*/\s*\1\s*[>%]\}\}",
+                         re.DOTALL)
+    previous = None
+    while previous != text:
+        previous, text = text, pattern.sub(block, text)
+    text = _HUGO_OPEN.sub("", text)
+    return _HUGO_CLOSE.sub("", text)
+
+
+def _admonitions(text: str, french: bool) -> str:
+    """Docusaurus `:::note Title … :::` and MkDocs `!!! note "Title"` (indented body)."""
+    lines = text.split("\n")
+    out: list[str] = []
+    i = 0
+    while i < len(lines):
+        line = lines[i]
+        docu = _DOCUSAURUS.match(line)
+        if docu and docu.group(2):
+            body: list[str] = []
+            i += 1
+            while i < len(lines) and not re.match(r"^\s*:::+\s*$", lines[i]):
+                body.append(lines[i])
+                i += 1
+            out.append(_labelled(_dedent("\n".join(body)), _label(docu.group(2), french),
+                                 docu.group(3) or docu.group(4) or ""))
+            i += 1
+            continue
+        mk = _MKDOCS.match(line)
+        if mk:
+            indent = len(mk.group(1))
+            body = []
+            i += 1
+            while i < len(lines) and (not lines[i].strip() or len(lines[i]) - len(lines[i].lstrip()) > indent):
+                body.append(lines[i])
+                i += 1
+            out.append(_labelled(_dedent("\n".join(body)), _label(mk.group(2), french), mk.group(3) or ""))
+            continue
+        out.append(line)
+        i += 1
+    return "\n".join(out)
+
+
+def _html(text: str) -> str:
+    """Inline HTML → its visible text (bold/italic/code kept as Markdown, list items as items)."""
+    text = _TAB_BAR.sub("\n\n", text)
+    text = _DROP_ELEMENTS.sub("\n\n", text)
+    text = _ICON_CHECK.sub("Yes", text)
+    text = _ICON_TIMES.sub("No", text)
+    text = _EMPTY_ICON.sub("", text)
+
+    def tag(match: re.Match[str]) -> str:
+        raw, name = match.group(0), match.group(1).lower()
+        closing = raw.startswith("</")
+        if name in ("strong", "b"):
+            return "**"
+        if name in ("em", "i"):
+            return "*"
+        if name in ("code", "kbd", "tt", "samp"):
+            return "`"
+        if name == "img":
+            return ""
+        if name == "br":
+            return "\x01"  # a line break: a space inside a table row, a new line elsewhere
+        if name == "li":
+            return "" if closing else "\n- "
+        if name in ("p", "div", "section", "article", "blockquote", "details", "summary", "ul", "ol", "table",
+                    "tr", "h1", "h2", "h3", "h4", "h5", "h6", "dl", "dt", "dd", "hr", "pre", "aside", "header",
+                    "footer", "main", "center", "figcaption", "caption"):
+            return "\n\n"
+        if name in ("td", "th"):
+            return " "
+        return ""
+
+    text = _TAG.sub(tag, text)
+    lines = []
+    for line in text.split("\n"):
+        if "\x01" in line:
+            line = re.sub(r"\s*\x01\s*", " " if line.lstrip().startswith("|") else "\n", line)
+        lines.append(line)
+    text = "\n".join(lines).replace("\x01", "\n")
+    return re.sub(r"\*\*\s*\*\*", "", text)
+
+
+def _unescape(text: str) -> str:
+    text = _ENTITY.sub(lambda m: html.unescape(m.group(0)), text)
+    text = text.replace("\u00a0", " ").replace("\u200b", "").replace("\u202f", " ")
+    return _BACKSLASH_ESCAPE.sub(r"\1", text)
+
+
+def _tidy(text: str) -> str:
+    lines = []
+    for line in text.split("\n"):
+        if line.rstrip().endswith("\\") and not line.rstrip().endswith("\\\\"):
+            line = line.rstrip()[:-1]  # a GitBook hard line break
+        line = re.sub(r"(?<=\S)[ \t]{2,}", " ", line.rstrip())
+        line = re.sub(r"(?<=\S)\s+([.,])(?=\s|$)", r"\1", line) if not line.lstrip().startswith("|") else line
+        lines.append(line)
+    text = "\n".join(lines)
+    text = re.sub(r"\[\s*\]\([^)]*\)", "", text)  # an empty link (its label was an icon)
+    text = re.sub(r"\(\s*\)", "", text)
+    return re.sub(r"\n{3,}", "\n\n", text)
+
+
+def _prose(text: str, french: bool) -> str:
+    """Clean one run of non-code lines; inline code spans are set aside and put back untouched."""
+    spans: list[str] = []
+
+    def keep(match: re.Match[str]) -> str:
+        spans.append(match.group(0))
+        return f"\x02{len(spans) - 1}\x03"
+
+    text = _HTML_COMMENT.sub("", text)
+    text = _LIQUID_COMMENT.sub("", text)
+    text = _LIQUID_RAW.sub("", text)
+    text = _CODE_SPAN.sub(keep, text)
+    text = _LIQUID_LINK.sub(r"](\1)", text)
+    text = _IMAGE.sub("", text)
+    text = _ANGLE_LINK.sub(lambda m: f"]({m.group(1).replace(' ', '%20')})", text)
+    text = _liquid_blocks(text, french)
+    text = _TAB.sub(lambda m: f"\n\n###### {m.group(1)}\n\n", text)
+    text = _hugo(text, french)
+    text = _LIQUID_TAG.sub("", text)
+    text = _LIQUID_OUTPUT.sub("", text)
+    text = _KRAMDOWN_ATTRS.sub("", text)
+    text = _admonitions(text, french)
+    text = _html(text)
+    text = _unescape(text)
+    text = _tidy(text)
+    return re.sub(r"\x02(\d+)\x03", lambda m: spans[int(m.group(1))], text)
+
+
+def _is_french(text: str) -> bool:
+    words = re.findall(r"[a-zàâçéèêëîïôûùüÿœ']+", text[:4000].lower())
+    french = sum(w in ("le", "la", "les", "des", "est", "une", "vous", "pour", "dans", "du") for w in words)
+    english = sum(w in ("the", "is", "and", "you", "to", "of", "for", "your", "in", "with") for w in words)
+    return french > english
+
+
+def clean_markup(text: str) -> str:
+    """Markdown a person reads: template tags, shortcodes, admonitions, HTML and entities resolved;
+    fenced code blocks kept as they are (their indentation too)."""
+    french = _is_french(text)
+    out: list[str] = []
+    prose: list[str] = []
+    fence: str | None = None
+    for line in text.split("\n"):
+        match = _FENCE.match(line)
+        if fence is None and match:
+            out.append(_prose("\n".join(prose), french))
+            prose = []
+            fence = match.group(1)
+            out.append(re.sub(r"\{%-?.*?-?%\}", "", line) or line)
+            continue
+        if fence is not None:
+            out.append(line)
+            if match and match.group(1) == fence and line.strip().strip(fence[0]) == "":
+                fence = None
+            continue
+        prose.append(line)
+    out.append(_prose("\n".join(prose), french))
+    return re.sub(r"\n{3,}", "\n\n", "\n".join(out)).strip()

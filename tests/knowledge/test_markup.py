@@ -1,0 +1,102 @@
+"""Templated Markdown reads as the rendered page (knowledge.markup): one test per markup family."""
+
+from __future__ import annotations
+
+from knowledge.fragments import fragment_reasons
+from knowledge.markup import clean_markup
+
+
+def test_jekyll_liquid_callouts_icons_captures_and_site_variables() -> None:
+    text = (
+        "Sends are removed after 7 days.\n\n"
+        "{% callout warning %}\nAfter 5 failed attempts you are logged out.\n{% endcallout %}\n\n"
+        "{% capture web %}\n### From the web app\n\n1. Open {% icon fa-cog %} **Settings**.\n2. Select **Save**.\n"
+        "{% endcapture %}\n{{ web | markdownify }}\n\n"
+        "See [the policies]({{site.baseurl}}/article/policies/){:target=\"\\_blank\"} and "
+        "[Okta]({% link _articles/directory/okta.md %}).\n{% image send/ticker.png Ticker %}\n"
+    )
+    clean = clean_markup(text)
+    assert "Warning: After 5 failed attempts you are logged out." in clean
+    assert "### From the web app" in clean and "1. Open **Settings**.\n2. Select **Save**." in clean
+    assert "[the policies](/article/policies/)" in clean and "[Okta](_articles/directory/okta.md)" in clean
+    for debris in ("{%", "%}", "{{", "}}", "{:", "markdownify", "ticker.png"):
+        assert debris not in clean
+
+
+def test_a_callout_inside_a_step_stays_inside_the_step() -> None:
+    clean = clean_markup("1. Enter a PIN.\n\n   {% callout success %}Uncheck the box to keep it.{% endcallout %}\n"
+                         "2. Save.\n")
+    assert "1. Enter a PIN.\n\n   Tip: Uncheck the box to keep it.\n" in clean
+    assert clean.rstrip().endswith("2. Save.")
+
+
+def test_gitbook_hints_tabs_content_refs_and_files() -> None:
+    text = (
+        "# Tutoriel\n\n{% hint style=\"warning\" %}\nLes champs marqués d'un astérisque sont obligatoires.\n"
+        "{% endhint %}\n\n{% tabs %}\n{% tab title=\"Usager\" %}\nLe dossier est déposé.\n{% endtab %}\n"
+        "{% tab title=\"Instructeur\" %}\nLe dossier est instruit.\n{% endtab %}\n{% endtabs %}\n\n"
+        "{% content-ref url=\"faq.md\" %}\n[faq.md](faq.md)\n{% endcontent-ref %}\n\n"
+        "{% file src=\"../.gitbook/assets/modele.pdf\" %}\n"
+    )
+    clean = clean_markup(text)
+    assert "Attention : Les champs marqués d'un astérisque sont obligatoires." in clean
+    assert "###### Usager\n\nLe dossier est déposé." in clean and "###### Instructeur" in clean
+    assert "[faq.md](faq.md)" in clean
+    assert "{%" not in clean and "modele.pdf" not in clean
+
+
+def test_hugo_shortcodes() -> None:
+    text = ('{{< note >}}\nBackups run nightly.\n{{< /note >}}\n\n{{% warning title="Careful" %}}Keys never leave the '
+            'device.{{% /warning %}}\n\nSee {{< ref "install.md" >}} and {{< youtube id="abc" >}}.\n')
+    clean = clean_markup(text)
+    assert "Note: Backups run nightly." in clean
+    assert "Warning: Keys never leave the device." in clean
+    assert "{{" not in clean and "youtube" not in clean
+
+
+def test_docusaurus_and_mkdocs_admonitions() -> None:
+    text = (":::tip Pro tip\nUse the CLI to script it.\n:::\n\n"
+            "!!! warning \"Data loss\"\n    Purging deletes every item.\n\n    It cannot be undone.\n\nAfter.\n")
+    clean = clean_markup(text)
+    assert "Tip — Pro tip: Use the CLI to script it." in clean
+    assert "Warning — Data loss: Purging deletes every item." in clean and "It cannot be undone." in clean
+    assert ":::" not in clean and "!!!" not in clean and clean.endswith("After.")
+
+
+def test_inline_html_entities_and_escapes() -> None:
+    text = (
+        "<ul class=\"nav nav-tabs\"><li><a class=\"nav-link\">Web Vault</a></li></ul>\n"
+        "<div class=\"tab-pane\">\nOpen **Settings** &rarr; **Billing**.&#x20;\n</div>\n\n"
+        "|Feature|Free|Premium|\n|---|---|---|\n|TOTP|-|<i class=\"fa fa-check\" aria-hidden=\"true\"></i>|\n\n"
+        "Line one<br>line two. Use <code>bw sync</code> or `<id>` &amp; <strong>save</strong>.\\\n"
+        "<figure><img src=\"a.png\" alt=\"\"><figcaption>Screenshot</figcaption></figure>\n"
+        "![](<../.gitbook/assets/image (1).png>)\n<!-- screenshot {\"url\": \"x\"} -->\n"
+    )
+    clean = clean_markup(text)
+    assert "Web Vault" not in clean  # the tab bar is navigation, not content
+    assert "Open **Settings** → **Billing**." in clean
+    assert "|TOTP|-|Yes|" in clean
+    assert "Line one\nline two. Use `bw sync` or `<id>` & **save**." in clean
+    for debris in ("&#x20;", "&rarr;", "<br>", "<div", "Screenshot", "image (1)", "screenshot", "\\"):
+        assert debris not in clean
+
+
+def test_fenced_code_and_code_spans_are_untouched() -> None:
+    text = "Run `{{ name }}` here:\n\n```liquid\n{% if user %}&amp;<br>\n  {{ user }}\n{% endif %}\n```\n"
+    clean = clean_markup(text)
+    assert "`{{ name }}`" in clean
+    assert "```liquid\n{% if user %}&amp;<br>\n  {{ user }}\n{% endif %}\n```" in clean
+
+
+def test_nested_lists_keep_nesting_and_source_numbering() -> None:
+    text = "1. Open the vault.\n3. Select **Tools**:\n   - Export\n   - Import &rarr; file\n4. Done.\n"
+    clean = clean_markup(text)
+    assert clean == "1. Open the vault.\n3. Select **Tools**:\n   - Export\n   - Import → file\n4. Done."
+
+
+def test_fragment_rules_flag_markup_that_reaches_an_answer() -> None:
+    for answer in ("Open Settings &rarr; Billing. [1]", "{% callout info %}Sends last 7 days. [1]",
+                   "Sends last 7 days.<br> [1]", "Use the {{site.baseurl}} page. [1]",
+                   ":::note Sends last 7 days. [1]", "Export as .json files (). [1]"):
+        assert "markup_artifact" in fragment_reasons(answer), answer
+    assert "markup_artifact" not in fragment_reasons("Run `{{ name }}` to print it. [1]")
