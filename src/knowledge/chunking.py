@@ -19,7 +19,7 @@ from knowledge.loaders import Document
 
 _HEADING = re.compile(r"^(#{1,6})\s+(.+?)\s*#*\s*$")
 _FENCE = re.compile(r"^\s*(```|~~~)")
-CHUNKER_VERSION = 2  # part of the index manifest: a new chunker re-indexes everything
+CHUNKER_VERSION = 3  # part of the index manifest: a new chunker re-indexes everything
 # A sentence ends with . ! ? … (optionally closed by a quote/bracket) followed by space and a
 # capital, digit, quote or list marker; "e.g. x", "$10.99" and "v1.2" are not sentence ends.
 _SENTENCE_END = re.compile(r"(?<=[.!?…])[\"'»)\]]*\s+(?=[\"'«(\[]?[A-ZÀ-ÖØ-Þ0-9*•\-])")
@@ -164,8 +164,8 @@ def split_blocks(body: str) -> list[Block]:
                     items.append(current.rstrip())
                 elif current.strip() and items and (current.startswith((" ", "\t")) or not _starts_block(current)):
                     items[-1] += " " + current.strip()  # a wrapped list item
-                elif not current.strip() and j + 1 < len(lines) and _LIST_ITEM.match(lines[j + 1]):
-                    pass  # a loose list: blank lines between items
+                elif not current.strip() and _list_goes_on(lines, j):
+                    pass  # a loose list: blank lines between items, or before an item's indented paragraph
                 else:
                     break
                 j += 1
@@ -180,6 +180,17 @@ def split_blocks(body: str) -> list[Block]:
         blocks.append(Block("prose", " ".join(paragraph)))
         i = j
     return blocks
+
+
+def _list_goes_on(lines: list[str], j: int) -> bool:
+    """After the blank line `j` inside a list: the next text is another item, or a paragraph
+    indented under the last item (a step's note), not the prose after the list."""
+    k = j + 1
+    while k < len(lines) and not lines[k].strip():
+        k += 1
+    if k >= len(lines):
+        return False
+    return bool(_LIST_ITEM.match(lines[k])) or (lines[k].startswith(("  ", "\t")) and not _FENCE.match(lines[k]))
 
 
 def _starts_block(line: str) -> bool:
@@ -296,4 +307,7 @@ def chunk_document(doc: Document, source: str, chunk_size: int = 900, chunk_over
     for section, body in split_sections(doc.text, doc.title):
         for text in pack(body, chunk_size, chunk_overlap):
             chunks.append(Chunk(text, source, doc.title, section, len(chunks), language))
+    if not chunks and re.search(r"\w", doc.text):  # only headings: a page with text is still indexed
+        names = [m.group(2).strip() for m in map(_HEADING.match, doc.text.splitlines()) if m]
+        chunks.append(Chunk(". ".join(names) or doc.text.strip(), source, doc.title, "", 0, language))
     return chunks

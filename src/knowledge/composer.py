@@ -40,7 +40,7 @@ from knowledge.fragments import _POINTER as POINTER
 from knowledge.fragments import _dangling as opens_on_pronoun
 from knowledge.language import detect_language
 from knowledge.lexical import analyse_query
-from knowledge.list_context import gather_lists, heading_lead, heading_of, render_item
+from knowledge.list_context import gather_lists, heading_lead, heading_of, render_item, whole_steps
 from knowledge.passage_units import Unit, capitalise, split_sentences, units_of
 from knowledge.polarity import answer_polarity
 from knowledge.question_kind import (
@@ -76,7 +76,7 @@ _META = re.compile(r"^(?:this article|cet article|voici|here is how|these articl
 _ENDED = re.compile(r"[.!…:;][\"'»)\]*_`]*$")  # a line without one is a title ("Upgrading from 1.x")
 _INLINE_POINTER = re.compile(
     r"\s*\((?:see|read|voir|lisez|consultez|details in)\b[^)]*\)|"
-    r"[:;,]\s*(?:see|read|voir|lisez|consultez)\s+[^.;]*(?=[.;]|$)", re.IGNORECASE)
+    r"[:;,]\s*(?:see|read|voir|lisez|consultez)\s+(?:[^.;]|\.(?=\S))*(?=[.;]|$)", re.IGNORECASE)
 
 
 @dataclass
@@ -472,7 +472,10 @@ def compose(question: str, hits: list[Hit], embedder: Any, cache_dir: Path, *, k
             if deciding not in chosen and not any(_overlaps(candidates[deciding], candidates[j]) for j in chosen):
                 chosen = chosen[: max(budget - 1, 1)] + [deciding]
             candidates[deciding].deciding = True
+    if kind == HOWTO:
+        chosen = whole_steps(chosen, candidates)  # a procedure is quoted whole (knowledge.list_context)
     return _assemble(question, kind, [candidates[i] for i in chosen])
+
 
 
 def _overlaps(a: _Candidate, b: _Candidate) -> bool:

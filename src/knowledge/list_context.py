@@ -68,7 +68,12 @@ def render_item(unit: Unit, siblings: list[Unit], heading: str) -> str:
     lead = lead_in(unit, heading)
     if not lead:
         return text
-    marker = f"{step_number(unit, siblings)}." if unit.numbered else "-"
+    if unit.marker[:1].isdigit():
+        marker = unit.marker  # the source's own number
+    elif unit.numbered and not unit.marker.startswith(" "):
+        marker = f"{step_number(unit, siblings)}."
+    else:
+        marker = "-"
     return f"{lead}\n{marker} {text}"
 
 
@@ -109,6 +114,7 @@ def gather_lists(chosen: list[Any]) -> list[Any]:
         first = chosen[members[0]]
         whole = _list_of(block, first.siblings)
         shown = [u.text for u in first.siblings if u.kind == "item" and u.block == block]  # as the composer reads them
+        marks = {u.text: u.marker for u in first.siblings if u.kind == "item" and u.block == block}
         if whole is None:  # a one-item list
             texts, numbered, lead = [u.text for u in items], bool(items and items[0].numbered), ""
         elif len(shown) <= MAX_ITEMS or len(items) < 2:
@@ -118,7 +124,10 @@ def gather_lists(chosen: list[Any]) -> list[Any]:
             texts, numbered, lead = [t for t in shown if t in wanted], whole.numbered, whole.lead
         if not texts:
             continue
-        merged = Unit("list", render_list(texts, numbered), whole.position if whole else first.unit.position,
+        markers = [marks.get(t, "") for t in texts]
+        if texts != shown[: len(texts)] or not all(markers):
+            markers = []  # only some items: numbered in the order they are shown
+        merged = Unit("list", render_list(texts, numbered, markers), whole.position if whole else first.unit.position,
                       block, lead=lead, numbered=numbered, items=texts)
         changes: dict[str, Any] = {"unit": merged}
         if hasattr(first, "deciding"):
@@ -127,3 +136,18 @@ def gather_lists(chosen: list[Any]) -> list[Any]:
         drop.update(members[1:])
     out = [replaced.get(i, c) for i, c in enumerate(chosen) if i not in drop]
     return out or chosen
+
+
+def whole_steps(chosen: list[int], candidates: list[Any]) -> list[int]:
+    """For a how-to question: a numbered step chosen stands for its whole list (candidate indexes
+    in, candidate indexes out; never a middle step alone)."""
+    lists = {(c.hit.source, c.hit.chunk_index, c.unit.block): i for i, c in enumerate(candidates)
+             if c.unit.kind == "list" and c.unit.numbered}
+    out: list[int] = []
+    for i in chosen:
+        c = candidates[i]
+        if c.unit.kind == "item" and c.unit.numbered:
+            i = lists.get((c.hit.source, c.hit.chunk_index, c.unit.block), i)
+        if i not in out:
+            out.append(i)
+    return out

@@ -49,6 +49,8 @@ class Unit:
     numbered: bool = False
     links: list[tuple[str, str]] = field(default_factory=list)
     items: list[str] = field(default_factory=list)
+    marker: str = ""  # an item's marker as in the source, indented by its depth ("3.", "   -")
+    markers: list[str] = field(default_factory=list)  # a list's item markers, in order
 
 
 def plain(text: str) -> tuple[str, list[tuple[str, str]]]:
@@ -136,19 +138,24 @@ class _Builder:
             self.add(Unit("row", _ensure_period(_row_text(header, cells)), 0, self.block, lead=lead, links=links))
         self.block += 1
 
-    def listing(self, items: list[tuple[str, bool]]) -> None:
+    def listing(self, items: list[tuple[str, str, int]]) -> None:
+        """`items`: (text, source marker, indent); nesting and the source's numbering are kept."""
         lead = self.last_sentence if self.last_sentence.endswith(":") else ""
-        numbered = any(n for _, n in items)
+        numbered = any(m[:1].isdigit() for _, m, indent in items if indent == min(i for _, _, i in items))
+        indents = sorted({indent for _, _, indent in items})
         texts: list[str] = []
-        for raw, _ in items:
+        markers: list[str] = []
+        for raw, marker, indent in items:
             text, links = plain(raw)
             if not text:
                 continue
             texts.append(capitalise(text.rstrip(",;")))
-            self.add(Unit("item", texts[-1], 0, self.block, lead=lead, links=links, numbered=numbered))
+            markers.append("   " * indents.index(indent) + (marker if marker[:1].isdigit() else "-"))
+            self.add(Unit("item", texts[-1], 0, self.block, lead=lead, links=links, numbered=numbered,
+                          marker=markers[-1]))
         if len(texts) >= 2:
-            self.add(Unit("list", render_list(texts, numbered), 0, self.block, lead=lead,
-                          numbered=numbered, items=texts))
+            self.add(Unit("list", render_list(texts, numbered, markers), 0, self.block, lead=lead,
+                          numbered=numbered, items=texts, markers=markers))
         self.block += 1
 
     def code(self, lines: list[str]) -> None:
@@ -157,7 +164,10 @@ class _Builder:
         self.block += 1
 
 
-def render_list(items: list[str], numbered: bool) -> str:
+def render_list(items: list[str], numbered: bool, markers: list[str] | None = None) -> str:
+    """A list as Markdown: with the source's markers (nesting, numbering) when known."""
+    if markers and len(markers) == len(items):
+        return "\n".join(f"{m} {t}" for m, t in zip(markers, items))
     return "\n".join(f"{i}. {t}" if numbered else f"- {t}" for i, t in enumerate(items, 1))
 
 
@@ -201,13 +211,13 @@ def units_of(text: str) -> list[Unit]:
         match = _LIST.match(line)
         if match:
             flush_prose()
-            items: list[tuple[str, bool]] = []
+            items: list[tuple[str, str, int]] = []
             while i < len(lines):
                 m = _LIST.match(lines[i])
                 if m:
-                    items.append((m.group(3), m.group(2)[0].isdigit()))
+                    items.append((m.group(3), m.group(2), len(m.group(1).expandtabs(4))))
                 elif lines[i].strip() and items and lines[i].startswith((" ", "\t")):
-                    items[-1] = (f"{items[-1][0]} {lines[i].strip()}", items[-1][1])  # continued item
+                    items[-1] = (f"{items[-1][0]} {lines[i].strip()}", *items[-1][1:])  # continued item
                 else:
                     break
                 i += 1

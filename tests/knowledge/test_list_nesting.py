@@ -1,0 +1,43 @@
+"""Nested lists keep their nesting and the source's numbering; a procedure is quoted whole."""
+
+from __future__ import annotations
+
+from knowledge.list_context import render_item, whole_steps
+from knowledge.passage_units import render_list, units_of
+
+STEPS = ("To delete your account:\n\n1. Open **Settings**.\n3. On **My Account**, scroll down:\n"
+         "   - select **Delete Account**\n   - confirm with your password\n4. Check your email.")
+
+
+def test_a_nested_list_keeps_its_nesting_and_source_numbers() -> None:
+    units = units_of(STEPS)
+    whole = next(u for u in units if u.kind == "list")
+    assert whole.text == ("1. Open Settings.\n3. On My Account, scroll down:\n   - Select Delete Account\n"
+                          "   - Confirm with your password\n4. Check your email.")
+    assert whole.lead == "To delete your account:"
+    step = next(u for u in units if u.kind == "item" and u.text.startswith("Check"))
+    assert render_item(step, units, "Delete") == "To delete your account:\n4. Check your email."
+    sub = next(u for u in units if u.kind == "item" and u.text.startswith("Confirm"))
+    assert render_item(sub, units, "Delete").endswith("\n- Confirm with your password.")
+
+
+def test_render_list_without_markers_numbers_in_order() -> None:
+    assert render_list(["a", "b"], True) == "1. a\n2. b"
+
+
+class _Hit:
+    source, chunk_index = "a.md", 0
+
+
+class _Candidate:
+    def __init__(self, unit):
+        self.unit, self.hit = unit, _Hit()
+
+
+def test_a_how_to_answer_quotes_the_whole_procedure_not_a_middle_step() -> None:
+    units = units_of(STEPS)
+    candidates = [_Candidate(u) for u in units]
+    middle = next(i for i, u in enumerate(units) if u.kind == "item" and u.text.startswith("On My Account"))
+    whole = next(i for i, u in enumerate(units) if u.kind == "list")
+    assert whole_steps([middle], candidates) == [whole]
+    assert whole_steps([middle, whole], candidates) == [whole]
