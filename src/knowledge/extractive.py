@@ -3,7 +3,8 @@
 With no generative model configured, Relais still answers usefully: `knowledge.composer` picks
 the units of the retrieved passages that state what was asked and makes them read as an answer
 (antecedents, table headers, followed pointers, steps and code blocks kept whole, yes/no first),
-with numbered sources. When nothing clears the bar it says so, in the question's language.
+with numbered sources. When nothing clears the bar, or the question's subject is nowhere in the
+base (`knowledge.coverage`), it says so, in the question's language.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from knowledge.coverage import question_coverage
 from knowledge.language import detect_language
 from knowledge.retrieval import Hit
 from relais.embeddings import Embedder, get_embedder
@@ -48,6 +50,9 @@ def extractive_answer(question: str, hits: list[Hit], embedder: Embedder | None 
     question = (question or "").strip()
     if not question or not hits:
         return ExtractiveAnswer(not_found_message(question), [], False)
+    index = kb.lexical() if kb is not None and hasattr(kb, "lexical") else None
+    if index is not None and not question_coverage(question, index).covered:
+        return ExtractiveAnswer(not_found_message(question), [], False)  # its subject is nowhere in the base
     embedder = embedder or get_embedder()
     if cache_dir is None:
         cache_dir = get_settings().data_dir / "embeddings"

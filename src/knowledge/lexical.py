@@ -197,6 +197,12 @@ class LexicalIndex:
             self._row_index = {id_: i for i, id_ in enumerate(self.ids)}
         return self._row_index.get(chunk_id)
 
+    def has_token(self, token: str) -> bool:
+        """Whether some indexed chunk holds `token` (an analysed stem)."""
+        tid = self._vocab.get(token)
+        indptr = self._matrix.indptr
+        return tid is not None and tid + 1 < len(indptr) and int(indptr[tid + 1] - indptr[tid]) > 0
+
     def idf(self, token: str) -> float:
         """BM25 idf of `token` in this index; a token the index lacks gets the highest idf."""
         n = max(len(self.ids), 1)

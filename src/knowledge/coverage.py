@@ -1,0 +1,80 @@
+"""Does the knowledge base mention what the question is about? (the "not found" that is right)
+
+A near-domain question can retrieve passages that read close to it ("How do I cancel my Norton
+subscription?" finds the base's own cancel steps) although its subject is absent from every
+document. Two signals from the base's own vocabulary (its lexical index: stems and document
+frequencies), no word lists:
+
+- a *name* the base never uses: a capitalised word inside the sentence (a brand, product, place)
+  or a word with inner capitals/digits ("PlayStation", "Wi-Fi") whose stem no document holds;
+- most of the question's content missing: the idf-weighted share of its content stems that
+  some document holds is below `MIN_KNOWN_SHARE` (a stem no document holds weighs the most, as
+  the rarest word does), e.g. "Do you have a sauna?" on a base that never says "sauna".
+
+A word the base lacks but that is a plain word among known ones ("can I put a file in the bin?")
+is left to retrieval and the encoder: paraphrases are not subjects.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from knowledge.language import detect_language, fold_accents
+
+MIN_KNOWN_SHARE = 0.5  # idf-weighted share of the question's content stems the base must hold
+_WORD = re.compile(r"[^\W\d_][\w'’-]*", re.UNICODE)
+_SENTENCE_START = re.compile(r"(?:^|[.!?:;]\s+|[\"«(]\s*)$")
+
+
+@dataclass(frozen=True)
+class Coverage:
+    """What the base lacks of a question: `missing_names` (capitalised words no document holds)
+    and `known_share` (idf-weighted share of content stems some document holds, in [0, 1])."""
+
+    missing_names: tuple[str, ...]
+    known_share: float
+
+    @property
+    def covered(self) -> bool:
+        return not self.missing_names and self.known_share >= MIN_KNOWN_SHARE
+
+
+def _names(question: str) -> list[str]:
+    """Words written as names: capitalised inside a sentence, or with inner capitals or digits."""
+    out: list[str] = []
+    for match in _WORD.finditer(question):
+        word = match.group(0).strip("'’-")
+        if len(word) < 2 or word.lower() in ("i", "i'm", "i've", "i'd", "i'll"):
+            continue
+        inner = any(c.isupper() for c in word[1:]) and not word.isupper()
+        starts = bool(_SENTENCE_START.search(question[: match.start()]))
+        if inner or (word[0].isupper() and not starts and not word.isupper()):
+            out.append(word)
+    return out
+
+
+def _known(index: Any, word: str, languages: list[str]) -> bool:
+    from knowledge.lexical import analyse
+
+    parts = [p for p in re.split(r"[-'’]", fold_accents(word.lower())) if p]
+    for lang in languages:
+        stems = [s for p in parts for s in analyse(p, lang, "none")]
+        if stems and all(index.has_token(s) for s in stems):
+            return True
+    return False
+
+
+def question_coverage(question: str, index: Any) -> Coverage:
+    """How much of `question` the base behind `index` (a `LexicalIndex`) mentions."""
+    from knowledge.lexical import analyse
+
+    languages = sorted(index.languages or ["en"], key=lambda lang: lang != detect_language(question))
+    missing = tuple(w for w in _names(question) if not _known(index, w, languages))
+    tokens = set(analyse(question, languages[0], index.params.stopwords))
+    if not tokens:
+        return Coverage(missing, 1.0)
+    weights = {t: index.idf(t) for t in tokens}
+    known = sum(w for t, w in weights.items() if index.has_token(t))
+    return Coverage(missing, known / (sum(weights.values()) or 1.0))

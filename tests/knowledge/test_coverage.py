@@ -1,0 +1,39 @@
+"""A question whose subject the base never mentions is declined (knowledge.coverage)."""
+
+from __future__ import annotations
+
+from knowledge.coverage import question_coverage
+from knowledge.lexical import LexicalIndex
+
+TEXTS = [
+    ("en", "You can cancel your subscription at any time from Settings. Guests get two passes a month."),
+    ("en", "The club has a swimming pool and a steam room. Lockers are free for members."),
+    ("en", "Export your vault as a JSON or CSV file from the Tools menu in the web app."),
+    ("fr", "Vous pouvez résilier votre abonnement depuis votre espace. Le dossier est déposé en ligne."),
+]
+
+
+def _index() -> LexicalIndex:
+    return LexicalIndex.build([f"c{i}" for i in range(len(TEXTS))], [t for _, t in TEXTS], [lang for lang, _ in TEXTS])
+
+
+def test_a_name_the_base_never_uses_is_not_covered() -> None:
+    index = _index()
+    coverage = question_coverage("How do I cancel my Netflix subscription?", index)
+    assert coverage.missing_names == ("Netflix",) and not coverage.covered
+    assert not question_coverage("Can I export my vault on the PlayStation?", index).covered
+
+
+def test_a_question_whose_content_the_base_lacks_is_not_covered() -> None:
+    index = _index()
+    assert not question_coverage("Do you have a sauna?", index).covered
+    assert not question_coverage("Ma mutuelle rembourse-t-elle les lunettes ?", index).covered
+
+
+def test_answerable_questions_are_covered_also_with_a_word_the_base_lacks() -> None:
+    index = _index()
+    assert question_coverage("How do I cancel my subscription?", index).covered
+    assert question_coverage("Can I export my vault to a spreadsheet file?", index).covered  # "spreadsheet": a paraphrase
+    assert question_coverage("Comment résilier mon abonnement ?", index).covered
+    assert question_coverage("Is there a steam room at the club?", index).covered  # sentence-initial capital
+    assert question_coverage("Where is the Tools menu?", index).covered  # a name the base uses
