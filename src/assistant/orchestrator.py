@@ -279,7 +279,8 @@ class Orchestrator:
             for piece in _chunk_words(result.text):
                 yield TextChunk(piece)
             if result.found:  # cited sources, then related articles ("see also")
-                yield SourcesEvent([hit_to_source(h) for h in result.sources]
+                weak = {"weak": True} if result.weak else {}  # the knowledge-gap report counts weak answers
+                yield SourcesEvent([{**hit_to_source(h), **weak} for h in result.sources]
                                    + [{**hit_to_source(h), "related": True} for h in result.related])
             yield DoneEvent()
             return

@@ -39,6 +39,8 @@ def turn_record(*, question: str | None, channel: str, engine: str | None, sourc
         "kind": kind or "answer",  # "smalltalk": a greeting or thanks, not a question
         # a help-center answer that cites nothing: the knowledge base had no answer
         "not_found": channel == HELP_CENTER and not cited and not failed and not kind,
+        # an answer whose sources were marked weak (barely relevant): a gap too
+        "weak": channel == HELP_CENTER and bool(cited) and any(s.get("weak") for s in sources if not s.get("related")),
         "handoff": handoff,
         "failed": failed,  # an error was shown (model or knowledge base unavailable)
     }

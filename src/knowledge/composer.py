@@ -57,6 +57,7 @@ from knowledge.question_kind import (
 from knowledge.retrieval import Hit
 
 MIN_SENTENCE_SIMILARITY = 0.30  # MiniLM cosine: below this a unit does not answer
+WEAK_MARGIN = 0.08  # an answer whose best unit clears the bar by less than this is weak (knowledge-gap report)
 KEEP_RATIO = 0.80  # keep units scoring at least this share of the best one
 BLOCK_BONUS = 0.08  # a how-to question prefers steps or code
 QUANTITY_PENALTY = 0.10  # "how much / combien": a unit that states no number cannot be the answer
@@ -84,6 +85,7 @@ class Composed:
     text: str
     sources: list[Hit] = field(default_factory=list)
     found: bool = False
+    weak: bool = False  # found, but the best unit barely clears the relevance bar
 
 
 @dataclass
@@ -474,7 +476,9 @@ def compose(question: str, hits: list[Hit], embedder: Any, cache_dir: Path, *, k
             candidates[deciding].deciding = True
     if kind == HOWTO:
         chosen = whole_steps(chosen, candidates)  # a procedure is quoted whole (knowledge.list_context)
-    return _assemble(question, kind, [candidates[i] for i in chosen])
+    composed = _assemble(question, kind, [candidates[i] for i in chosen])
+    composed.weak = top_similarity < floor + WEAK_MARGIN
+    return composed
 
 
 

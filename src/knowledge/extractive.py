@@ -30,7 +30,8 @@ class ExtractiveAnswer:
     text: str
     sources: list[Hit] = field(default_factory=list)
     found: bool = False
-    related: list[Hit] = field(default_factory=list)  # "see also": retrieved close behind, not cited
+    related: list[Hit] = field(default_factory=list)
+    weak: bool = False  # found, but barely relevant: counted with the knowledge gaps  # "see also": retrieved close behind, not cited
 
 
 def not_found_message(question: str) -> str:
@@ -61,4 +62,4 @@ def extractive_answer(question: str, hits: list[Hit], embedder: Embedder | None 
     from knowledge.related import related_articles
 
     related = related_articles(hits, result.sources) if result.found else []
-    return ExtractiveAnswer(result.text, result.sources, result.found, related)
+    return ExtractiveAnswer(result.text, result.sources, result.found, related, result.found and result.weak)

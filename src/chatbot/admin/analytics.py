@@ -2,8 +2,9 @@
 
 Computed with SQL from the chat database (Chainlit's `steps` and `feedbacks` tables, SQLite or
 Postgres) over the turn record each answer carries in its metadata (`chatbot.feedback`):
-questions per day, help-center vs coach share, the "not found" rate and the not-found questions
-grouped by similarity (what the knowledge base lacks), the 👎 rate per cited article, and the
+questions per day, help-center vs coach share, the "not found" rate, the weakly answered count
+(an answer that barely cleared the relevance bar) and both kinds of questions grouped by
+similarity (what the knowledge base lacks), the 👎 rate per cited article, and the
 number of hand-offs to the agent. Aggregates only: no user names are shown.
 """
 
@@ -98,6 +99,7 @@ class Analytics:
     help_center: int = 0
     coach: int = 0
     not_found: int = 0
+    weak: int = 0  # help-center answers that barely cleared the relevance bar
     handoffs: int = 0
     up: int = 0
     down: int = 0
@@ -124,9 +126,9 @@ async def compute(engine: AsyncEngine, *, days: int = DEFAULT_DAYS, now: datetim
     # parent: a thumb counts for the answer it is on, else for the answers of the run it is on.
     # each JSON field is read once per row (SQLite parses the metadata text on every access)
     daily_sql = f"""
-        SELECT day, channel, COUNT(*) AS n, SUM(nf) AS not_found, SUM(ho) AS handoffs FROM (
+        SELECT day, channel, COUNT(*) AS n, SUM(nf) AS not_found, SUM(wk) AS weak, SUM(ho) AS handoffs FROM (
             SELECT substr(s."createdAt", 1, 10) AS day, {d.field('channel')} AS channel,
-                   {d.flag('not_found')} AS nf, {d.flag('handoff')} AS ho
+                   {d.flag('not_found')} AS nf, {d.flag('weak')} AS wk, {d.flag('handoff')} AS ho
             FROM steps s WHERE {base}) AS t
         WHERE channel IS NOT NULL
         GROUP BY day, channel
@@ -147,7 +149,7 @@ async def compute(engine: AsyncEngine, *, days: int = DEFAULT_DAYS, now: datetim
     """
     gaps_sql = f"""
         SELECT {d.field('question')} AS question, s."createdAt" AS created FROM steps s
-        WHERE {base} AND {d.flag('not_found')} = 1
+        WHERE {base} AND ({d.flag('not_found')} = 1 OR {d.flag('weak')} = 1)
         ORDER BY s."createdAt" DESC LIMIT {MAX_GAP_QUESTIONS}
     """
     async with engine.connect() as conn:
@@ -168,6 +170,7 @@ async def compute(engine: AsyncEngine, *, days: int = DEFAULT_DAYS, now: datetim
             counts[0] += n
             result.help_center += n
         result.not_found += int(row["not_found"] or 0)
+        result.weak += int(row["weak"] or 0)
         result.handoffs += int(row["handoffs"] or 0)
     result.per_day = [(day, hc, co) for day, (hc, co) in sorted(days_seen.items())]
     for row in ratings:
@@ -267,6 +270,7 @@ def render_html(a: Analytics) -> str:
         (CHANNEL_LABELS[HELP_CENTER].capitalize(), f"{a.help_center} ({_pct(share)})"),
         (CHANNEL_LABELS[COACH].capitalize(), f"{a.coach} ({_pct(1 - share if share is not None else None)})"),
         ("Not found (help center)", f"{a.not_found} ({_pct(a.not_found_rate)})"),
+        ("Weakly answered", str(a.weak)),
         ("Hand-offs to the coach", str(a.handoffs)),
         ("👍 / 👎", f"{a.up} / {a.down} ({_pct(a.down / rated if rated else None)} 👎)"),
     ]
@@ -292,7 +296,7 @@ def render_html(a: Analytics) -> str:
         + f"</td><td>{escape(g.last_seen[:16].replace('T', ' '))}</td></tr>"
         for g in a.gaps[:50]
     ) or '<tr><td colspan="3" class="muted">No unanswered questions.</td></tr>'
-    parts.append(f"<h3>Knowledge gaps: not-found questions, grouped ({len(a.gaps)} groups)</h3>"
+    parts.append(f"<h3>Knowledge gaps: not-found and weakly answered questions, grouped ({len(a.gaps)} groups)</h3>"
                  "<table data-testid=\"analytics-gaps\"><tr><th>Asked</th><th>Question</th><th>Last asked (UTC)</th></tr>"
                  f"{gap_rows}</table>")
     article_rows = "".join(

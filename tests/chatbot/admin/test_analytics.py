@@ -93,3 +93,28 @@ def test_not_found_questions_grouped_by_similarity() -> None:
     assert sum(g.count for g in groups) == len(rows)
     assert any(g.question == "What is the wifi password?" and g.count == 1 for g in groups)
     assert group_questions([]) == []
+
+
+async def test_weakly_answered_questions_are_counted_and_listed_with_the_gaps(backend: str) -> None:
+    later = NOW + timedelta(days=900)  # a window of its own in a shared database
+    layer = await create_data_layer(get_settings())
+    user = await layer.create_user(User(identifier=f"weak-{uuid.uuid4().hex[:8]}"))
+    thread = str(uuid.uuid4())
+    await layer.update_thread(thread, user_id=user.id)
+    days_before = (later - NOW).days
+    await _turn(layer, thread, -days_before, "Do you have a sauna?", HELP_CENTER, [{**FREEZE, "weak": True}])
+    await _turn(layer, thread, -days_before, "How much is premium?", HELP_CENTER, [PRICING])
+    await _turn(layer, thread, -days_before, "Is there a swimming pool?", HELP_CENTER, [])
+
+    a = await compute(layer.engine, days=2, now=later)
+    assert (a.help_center, a.not_found, a.weak) == (3, 1, 1)
+    assert {g.question for g in a.gaps} == {"Do you have a sauna?", "Is there a swimming pool?"}
+    assert "Weakly answered" in render_html(a)
+    await layer.engine.dispose()
+
+
+def test_the_turn_record_marks_an_answer_weak_only_from_its_cited_sources() -> None:
+    assert turn_record(question="q", channel=HELP_CENTER, engine="offline", sources=[{**PRICING, "weak": True}])["weak"]
+    related = [PRICING, {**FREEZE, "weak": True, "related": True}]
+    assert not turn_record(question="q", channel=HELP_CENTER, engine="offline", sources=related)["weak"]
+    assert not turn_record(question="q", channel=HELP_CENTER, engine="offline", sources=[])["weak"]
