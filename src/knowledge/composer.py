@@ -26,7 +26,6 @@ Below the relevance bar (best cosine < `MIN_SENTENCE_SIMILARITY`) the answer is 
 
 from __future__ import annotations
 
-import posixpath
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -36,12 +35,18 @@ import numpy as np
 
 from knowledge.answer_types import ALL_TYPES, asked_types, days_named, states_type
 from knowledge.embedding_cache import embed_texts
-from knowledge.fragments import _POINTER as POINTER
 from knowledge.fragments import _dangling as opens_on_pronoun
 from knowledge.language import detect_language
 from knowledge.lexical import analyse_query
 from knowledge.list_context import gather_lists, heading_lead, heading_of, render_item, whole_steps
-from knowledge.passage_units import Unit, capitalise, split_sentences, units_of
+from knowledge.passage_units import Unit, capitalise, units_of
+from knowledge.pointers import (
+    MAX_POINTERS,
+    is_pointer,
+    pointer_targets,
+    resolve_target,
+    strip_pointers,
+)
 from knowledge.polarity import answer_polarity
 from knowledge.question_kind import (
     HOWTO,
@@ -62,7 +67,6 @@ KEEP_RATIO = 0.80  # keep units scoring at least this share of the best one
 BLOCK_BONUS = 0.08  # a how-to question prefers steps or code
 QUANTITY_PENALTY = 0.10  # "how much / combien": a unit that states no number cannot be the answer
 YESNO_RATIO = 0.70  # a yes/no is read from a unit scoring at least this share of the best
-MAX_POINTERS = 3  # linked articles followed per answer
 TYPE_BONUS = 0.06  # the unit states an expression of the asked type (an amount, a time, a duration…)
 TYPE_PENALTY = 0.10  # …or states none
 DAY_BONUS = 0.06  # the unit names the days the question asks about (penalty: only other days)
@@ -75,9 +79,6 @@ _PROBLEM = re.compile(r"\b(?:not|n['’]t|nothing|ne|pas|problems?|issues?|error
                       re.IGNORECASE)
 _META = re.compile(r"^(?:this article|cet article|voici|here is how|these articles|ces articles)\b", re.IGNORECASE)
 _ENDED = re.compile(r"[.!…:;][\"'»)\]*_`]*$")  # a line without one is a title ("Upgrading from 1.x")
-_INLINE_POINTER = re.compile(
-    r"\s*\((?:see|read|voir|lisez|consultez|details in)\b[^)]*\)|"
-    r"[:;,]\s*(?:see|read|voir|lisez|consultez)\s+(?:[^.;]|\.(?=\S))*(?=[.;]|$)", re.IGNORECASE)
 
 
 @dataclass
@@ -103,58 +104,15 @@ class _Candidate:
     extra: bool = False  # found by the answer-type search of whole articles, not by retrieval
 
 
-def _strip_pointers(text: str) -> str:
-    cleaned = _INLINE_POINTER.sub("", text).strip()
-    sentences = split_sentences(cleaned)
-    if len(sentences) > 1:  # "… do not roll over. See Personal training." — the pointer goes
-        kept = [p for p in sentences if not POINTER.match(p.lstrip("(- "))]
-        cleaned = " ".join(kept) if kept else cleaned
-    if cleaned != text.strip() and cleaned and not re.search(r"[.!?…:]$", cleaned):
-        cleaned += "."
-    return cleaned
-
-
-def _is_pointer(unit: Unit) -> bool:
-    return unit.kind in ("sentence", "item") and bool(POINTER.match(unit.text.lstrip("(- ")))
-
-
 def _usable(unit: Unit) -> bool:
     if unit.kind == "sentence":
         text = unit.text
         return (len(text) >= 12 and len(text.split()) >= 3 and not text.endswith("?") and bool(_ENDED.search(text))
-                and not text[:1].islower() and not _META.match(text) and not _is_pointer(unit))
+                and not text[:1].islower() and not _META.match(text) and not is_pointer(unit))
     if unit.kind == "item":
         link_only = any(unit.text.rstrip(".") == label for label, _ in unit.links)  # "- [Refunds](refunds.md)"
-        return len(unit.text.split()) >= 2 and not _is_pointer(unit) and not link_only
+        return len(unit.text.split()) >= 2 and not is_pointer(unit) and not link_only
     return True
-
-
-def _resolve(target: str, label: str, hit: Hit, kb: Any) -> str | None:
-    """The source path a pointer names (a relative link, or an article title)."""
-    if target and not re.match(r"^[a-z]+://|^mailto:", target, re.IGNORECASE):
-        path = target.split("#")[0]
-        if path:
-            return posixpath.normpath(posixpath.join(posixpath.dirname(hit.source), path))
-    return kb.source_titles().get(label.strip().lower()) if kb is not None else None
-
-
-def _pointer_targets(hits: list[Hit], kb: Any) -> list[tuple[str, float]]:
-    """(source, rank) of the articles that pointer sentences of the hits send to."""
-    if kb is None or not hasattr(kb, "source_chunks"):
-        return []
-    have = {h.source for h in hits}
-    targets: list[tuple[str, float]] = []
-    for rank, hit in enumerate(hits):
-        for unit in units_of(hit.text):
-            if unit.kind not in ("sentence", "item") or not (_is_pointer(unit) or _INLINE_POINTER.search(unit.text)):
-                continue
-            links = unit.links or [(m, "") for m in re.findall(r"(?:read|see|lisez|voir)\s+([^.;()]+)", unit.text,
-                                                                 re.IGNORECASE)]
-            for label, target in links:
-                source = _resolve(target, label, hit, kb)
-                if source and source not in have and all(s != source for s, _ in targets):
-                    targets.append((source, rank + 0.5))
-    return targets[:MAX_POINTERS]
 
 
 def _neighbours(hits: list[Hit], kb: Any) -> list[tuple[Hit, float]]:
@@ -189,7 +147,7 @@ def _linked_articles(c: _Candidate, kb: Any, have: set[tuple[str, int]]) -> list
     article may state the asked fact ("You are not charged")."""
     if kb is None or not hasattr(kb, "source_chunks"):
         return []
-    sources = [_resolve(target, label, c.hit, kb) for label, target in c.unit.links]
+    sources = [resolve_target(target, label, c.hit, kb) for label, target in c.unit.links]
     if hasattr(kb, "source_titles"):
         text = f" {' '.join(c.unit.text.lower().split())} "
         sources += [source for title, source in kb.source_titles().items()
@@ -231,7 +189,7 @@ def _units(passages: list[tuple[Hit, float]], seen: set[str], wanted: Any = None
         units = units_of(hit.text)
         for order, unit in enumerate(units):
             if unit.kind in ("sentence", "item", "row"):
-                unit.text = _strip_pointers(unit.text)
+                unit.text = strip_pointers(unit.text)
             key = unit.text.lower()
             if not _usable(unit) or key in seen or (wanted is not None and not wanted(unit)):
                 continue
@@ -244,7 +202,7 @@ def _units(passages: list[tuple[Hit, float]], seen: set[str], wanted: Any = None
 
 def _candidates(hits: list[Hit], kb: Any, wanted: Any = None, seen: set[str] | None = None) -> list[_Candidate]:
     passages: list[tuple[Hit, float]] = [(h, float(r)) for r, h in enumerate(hits)]
-    for source, rank in _pointer_targets(hits, kb):
+    for source, rank in pointer_targets(hits, kb):
         passages += [(chunk, rank) for chunk in kb.source_chunks(source)]
     passages += _neighbours(hits, kb)
     seen = set() if seen is None else seen

@@ -1,0 +1,60 @@
+"""Pointers in passages ("Read X", "See X", "Lisez X", "(see X)"): never quoted as an answer,
+followed to the article they name (the composer's candidates include the linked article)."""
+
+from __future__ import annotations
+
+import posixpath
+import re
+from typing import Any
+
+from knowledge.fragments import _POINTER as POINTER
+from knowledge.passage_units import Unit, split_sentences, units_of
+from knowledge.retrieval import Hit
+
+MAX_POINTERS = 3  # linked articles followed per answer
+_INLINE_POINTER = re.compile(
+    r"\s*\((?:see|read|voir|lisez|consultez|details in)\b[^)]*\)|"
+    r"[:;,]\s*(?:see|read|voir|lisez|consultez)\s+(?:[^.;]|\.(?=\S))*(?=[.;]|$)", re.IGNORECASE)
+
+
+def strip_pointers(text: str) -> str:
+    cleaned = _INLINE_POINTER.sub("", text).strip()
+    sentences = split_sentences(cleaned)
+    if len(sentences) > 1:  # "… do not roll over. See Personal training." — the pointer goes
+        kept = [p for p in sentences if not POINTER.match(p.lstrip("(- "))]
+        cleaned = " ".join(kept) if kept else cleaned
+    if cleaned != text.strip() and cleaned and not re.search(r"[.!?…:]$", cleaned):
+        cleaned += "."
+    return cleaned
+
+
+def is_pointer(unit: Unit) -> bool:
+    return unit.kind in ("sentence", "item") and bool(POINTER.match(unit.text.lstrip("(- ")))
+
+
+def resolve_target(target: str, label: str, hit: Hit, kb: Any) -> str | None:
+    """The source path a pointer names (a relative link, or an article title)."""
+    if target and not re.match(r"^[a-z]+://|^mailto:", target, re.IGNORECASE):
+        path = target.split("#")[0]
+        if path:
+            return posixpath.normpath(posixpath.join(posixpath.dirname(hit.source), path))
+    return kb.source_titles().get(label.strip().lower()) if kb is not None else None
+
+
+def pointer_targets(hits: list[Hit], kb: Any) -> list[tuple[str, float]]:
+    """(source, rank) of the articles that pointer sentences of the hits send to."""
+    if kb is None or not hasattr(kb, "source_chunks"):
+        return []
+    have = {h.source for h in hits}
+    targets: list[tuple[str, float]] = []
+    for rank, hit in enumerate(hits):
+        for unit in units_of(hit.text):
+            if unit.kind not in ("sentence", "item") or not (is_pointer(unit) or _INLINE_POINTER.search(unit.text)):
+                continue
+            links = unit.links or [(m, "") for m in re.findall(r"(?:read|see|lisez|voir)\s+([^.;()]+)", unit.text,
+                                                                 re.IGNORECASE)]
+            for label, target in links:
+                source = resolve_target(target, label, hit, kb)
+                if source and source not in have and all(s != source for s, _ in targets):
+                    targets.append((source, rank + 0.5))
+    return targets[:MAX_POINTERS]
