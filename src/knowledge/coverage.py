@@ -6,7 +6,10 @@ document. Two signals from the base's own vocabulary (its lexical index: stems a
 frequencies), no word lists:
 
 - a *name* the base never uses: a capitalised word inside the sentence (a brand, product, place)
-  or a word with inner capitals/digits ("PlayStation", "Wi-Fi") whose stem no document holds;
+  or a word with inner capitals ("PlayStation", "Wi-Fi") whose stem no document holds, and
+  that no retrieved passage speaks of in other words (the encoder's cosine between the name and
+  each sentence of the passages stays below `NAME_RELATED`: "Christmas" is "December 25", "Netflix" is nothing
+  the base says);
 - most of the question's content missing: the idf-weighted share of its content stems that
   some document holds is below `MIN_KNOWN_SHARE` (a stem no document holds weighs the most, as
   the rarest word does), e.g. "Do you have a sauna?" on a base that never says "sauna".
@@ -23,8 +26,10 @@ from typing import Any
 
 from knowledge.language import detect_language, fold_accents
 
-MIN_KNOWN_SHARE = 0.5  # idf-weighted share of the question's content stems the base must hold
+MIN_KNOWN_SHARE = 0.15  # idf-weighted share of the question's content stems the base must hold
+NAME_RELATED = 0.2  # encoder cosine from which a passage speaks of a missing name ("Christmas" ~ "December 25")
 _WORD = re.compile(r"[^\W\d_][\w'’-]*", re.UNICODE)
+_ELISION = re.compile(r"^(?:[a-zA-Z]|qu|jusqu|lorsqu|puisqu)['’]", re.IGNORECASE)
 _SENTENCE_START = re.compile(r"(?:^|[.!?:;]\s+|[\"«(]\s*)$")
 
 
@@ -45,7 +50,7 @@ def _names(question: str) -> list[str]:
     """Words written as names: capitalised inside a sentence, or with inner capitals or digits."""
     out: list[str] = []
     for match in _WORD.finditer(question):
-        word = match.group(0).strip("'’-")
+        word = _ELISION.sub("", match.group(0)).strip("'’-")  # "d'Android" is the name "Android"
         if len(word) < 2 or word.lower() in ("i", "i'm", "i've", "i'd", "i'll"):
             continue
         inner = any(c.isupper() for c in word[1:]) and not word.isupper()
@@ -78,3 +83,20 @@ def question_coverage(question: str, index: Any) -> Coverage:
     weights = {t: index.idf(t) for t in tokens}
     known = sum(w for t, w in weights.items() if index.has_token(t))
     return Coverage(missing, known / (sum(weights.values()) or 1.0))
+
+
+def names_spoken_of(names: tuple[str, ...], passages: list[str], embedder: Any, cache_dir: Any) -> bool:
+    """Whether a retrieved passage speaks of every missing name in other words (see the module doc)."""
+    if not names:
+        return True
+    if not passages:
+        return False
+    from knowledge.embedding_cache import embed_texts
+
+    from knowledge.passage_units import units_of
+
+    sentences = [u.text for p in passages for u in units_of(p) if u.kind in ("sentence", "row", "item")]
+    if not sentences:
+        return False
+    vectors = embed_texts(embedder, sentences, cache_dir)  # sentence by sentence: a chunk's vector blurs it
+    return all(float((vectors @ embedder.embed_query(name)).max()) >= NAME_RELATED for name in names)

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from knowledge.coverage import question_coverage
+from knowledge.coverage import MIN_KNOWN_SHARE, names_spoken_of, question_coverage
 from knowledge.language import detect_language
 from knowledge.retrieval import Hit
 from relais.embeddings import Embedder, get_embedder
@@ -51,12 +51,14 @@ def extractive_answer(question: str, hits: list[Hit], embedder: Embedder | None 
     question = (question or "").strip()
     if not question or not hits:
         return ExtractiveAnswer(not_found_message(question), [], False)
-    index = kb.lexical() if kb is not None and hasattr(kb, "lexical") else None
-    if index is not None and not question_coverage(question, index).covered:
-        return ExtractiveAnswer(not_found_message(question), [], False)  # its subject is nowhere in the base
     embedder = embedder or get_embedder()
     if cache_dir is None:
         cache_dir = get_settings().data_dir / "embeddings"
+    index = kb.lexical() if kb is not None and hasattr(kb, "lexical") else None
+    coverage = question_coverage(question, index) if index is not None else None
+    if coverage is not None and (coverage.known_share < MIN_KNOWN_SHARE or not names_spoken_of(
+            coverage.missing_names, [h.text for h in hits[:3]], embedder, cache_dir)):
+        return ExtractiveAnswer(not_found_message(question), [], False)  # its subject is nowhere in the base
     result = compose(question, hits, embedder, cache_dir, kb=kb, max_units=max_sentences,
                      not_found=not_found_message(question))
     from knowledge.related import related_articles

@@ -26,7 +26,7 @@ def test_a_name_the_base_never_uses_is_not_covered() -> None:
 
 def test_a_question_whose_content_the_base_lacks_is_not_covered() -> None:
     index = _index()
-    assert not question_coverage("Do you have a sauna?", index).covered
+    assert not question_coverage("Do you have a sauna?", index).covered  # nothing of it in the base
     assert not question_coverage("Ma mutuelle rembourse-t-elle les lunettes ?", index).covered
 
 
@@ -37,3 +37,14 @@ def test_answerable_questions_are_covered_also_with_a_word_the_base_lacks() -> N
     assert question_coverage("Comment résilier mon abonnement ?", index).covered
     assert question_coverage("Is there a steam room at the club?", index).covered  # sentence-initial capital
     assert question_coverage("Where is the Tools menu?", index).covered  # a name the base uses
+
+
+def test_a_missing_name_the_passages_speak_of_in_other_words_is_not_a_missing_subject(tmp_path) -> None:
+    from knowledge.coverage import names_spoken_of
+    from relais.embeddings import get_embedder
+
+    embedder = get_embedder()
+    hours = "| Day | Hours |\n|---|---|\n| Public holidays | 8 a.m. – 6 p.m. |\n\nAll clubs are closed on December 25 and January 1."
+    assert names_spoken_of(("Christmas",), [hours], embedder, tmp_path)
+    assert not names_spoken_of(("Netflix",), [hours], embedder, tmp_path)
+    assert not names_spoken_of(("Netflix",), [], embedder, tmp_path)
