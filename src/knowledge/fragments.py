@@ -70,14 +70,14 @@ _FENCE_LINE = re.compile(r"^\s*(?:```|~~~)")
 _MARKUP = re.compile(
     r"\{%|%\}|\{\{|\}\}|\{:[^}]*\}|&(?:#\d+|#x[0-9a-fA-F]+|[a-zA-Z][a-zA-Z0-9]{1,31});|"
     r"</?(?:a|b|br|code|div|em|figure|figcaption|i|img|li|ol|p|pre|span|strong|sub|sup|table|td|th|tr|u|ul)\b[^<>]*>|"
-    r"^\s*(?::::|!!!|\?\?\?)|\(\s*\)|\[\s*\]|[,;]\s*\.(?!\.)",
+    r"^\s*(?::::|!!!|\?\?\?)|(?<!\w)\(\s*\)|(?<!\w)\[\s*\]|[,;]\s*\.(?![.\w])",
     re.IGNORECASE | re.MULTILINE)
 _CODE_SPAN = re.compile(r"(`+).+?\1")
 
 
 def has_markup(text: str) -> bool:
     """Template, HTML or entity debris outside code (fenced blocks and `code spans` are exempt)."""
-    return bool(_MARKUP.search(_CODE_SPAN.sub("", _FENCE_BLOCK.sub("\n", text))))
+    return bool(_MARKUP.search(_CODE_SPAN.sub("code", _FENCE_BLOCK.sub("\n", text))))
 
 
 def strip_markdown(text: str) -> str:

@@ -77,9 +77,18 @@ def _front_matter(text: str) -> tuple[str, str | None]:
     return text, None
 
 
+def _front_description(raw: str) -> str:
+    """The front matter's `description:` (a page with no body is still its title and description)."""
+    match = re.search(r"^description:\s*['\"]?(.+?)['\"]?\s*$", raw[:4000], re.MULTILINE) if raw.startswith("---\n") else None
+    return clean_markup(match.group(1)) if match else ""
+
+
 def _load_markdown(path: Path, raw: bytes) -> tuple[str, str | None]:
-    text, title = _front_matter(_decode(raw, path))
+    decoded = _decode(raw, path)
+    text, title = _front_matter(decoded)
     text = _LINK.sub(r"\1", clean_markup(text))  # templates resolved (knowledge.markup); link text kept
+    if not re.search(r"\w", text) and (title or _front_description(decoded)):
+        text = f"# {title}\n\n{_front_description(decoded)}".strip() if title else _front_description(decoded)
     return text, title or _first_heading(text)
 
 

@@ -76,3 +76,16 @@ def test_too_large_file(tmp_path: Path) -> None:
     path.write_text("word " * 300_000, encoding="utf-8")  # ~1.4 MB
     with pytest.raises(LoaderError, match="too large"):
         load_document(path, max_file_mb=1.0)
+
+
+def test_a_page_with_any_text_is_indexed(tmp_path) -> None:
+    from knowledge.chunking import chunk_document
+
+    only_front = tmp_path / "send-ios.md"
+    only_front.write_text('---\ntitle: Send from iOS\ndescription: "Share a Send from the iOS share menu."\n---\n')
+    headings = tmp_path / "links.md"
+    headings.write_text("# Related\n\n## See the FAQ\n")
+    for path in (only_front, headings):
+        doc = load_document(path)
+        assert chunk_document(doc, path.name), path.name
+    assert "Share a Send from the iOS share menu." in load_document(only_front).text
