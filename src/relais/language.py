@@ -18,26 +18,27 @@ _ELISION = re.compile(r"\b(?:l|d|j|qu|n|s|c|m|t)['’]\w", re.IGNORECASE)
 
 # Frequent words that are distinctive for each language (no spelling shared by both lists).
 _EN = frozenset(
-    """a about add adjust allergy am an and any are at be been by can cost costs could days did do
-    does eat food for from get give had has have he hello her here hi his how i if in injury into is
-    it its many meal mine much my need no not nothing of on or our plan please she should some
-    suggest than thank thanks that the their then there these they this those times to training
-    want was we week were what when where which who why will with without workout would yes you
-    your""".split()
+    """a about add adjust am an and any are at be been by can cost costs could days did do does for
+    from get give had has have he hello her here hi his how i if in into is it its many mine much
+    my need no not nothing of on or our plan please she should some suggest than thank thanks that
+    the their then there these they this those times to want was we week were what when where which
+    who why will with without would yes you your""".split()
 )
 _FR = frozenset(
-    """adapte adapter ai ajouter allergie au aussi aux avec avez avons bien blessure bonjour c ca car
-    ce ces cet cette combien comment conseil conseils coute coutent d dans de des dois donc du elle
-    elles entrainement es est et etait etre faire faut fois ici il ils j je jours la le les leur
-    leurs ma mais mange manger merci mes moi mon musculation n ne non nos notre nous ont ou oui par
-    pas peut peux plus pour pourquoi pouvez programme propose proposer puis qu quand que quel quelle
-    quelles quels qui quoi repas rien sa salut sans seance semaine ses si son sont suis sur svp ta
-    te tes ton tres tu un une veux vos votre voudrais vous y""".split()
+    """adapte adapter ai ajouter au aussi aux avec avez avons bien bonjour c ca car ce ces cet cette
+    combien comment conseil conseils coute coutent d dans de des dois donc du elle elles es est et
+    etait etre faire faut fois ici il ils j je jours la le les leur leurs ma mais merci mes moi mon
+    n ne non nos notre nous ont ou oui par pas peut peux plus pour pourquoi pouvez programme
+    propose proposer puis qu quand que quel quelle quelles quels qui quoi rien sa salut sans
+    semaine ses si son sont suis sur svp ta te tes ton tres tu un une veux vos votre voudrais vous
+    y""".split()
 )
 _FR_CHARS = frozenset("éèêëàâîïôûùçœ")
 
 
-_LIGATURES = str.maketrans({"œ": "oe", "Œ": "oe", "æ": "ae", "Æ": "ae", "’": "'", "‘": "'", "`": "'"})
+_LIGATURES = str.maketrans(
+    {"œ": "oe", "Œ": "oe", "æ": "ae", "Æ": "ae", "’": "'", "‘": "'", "`": "'"}
+)
 
 
 def fold_accents(text: str) -> str:
@@ -53,30 +54,56 @@ def words(text: str) -> list[str]:
     return _WORD.findall(fold_accents(text))
 
 
+class LanguageVote:
+    """EN/FR by a vote of distinctive words; a package adds its domain's own (`with_words`)."""
+
+    def __init__(self, english: frozenset[str] = _EN, french: frozenset[str] = _FR) -> None:
+        self.english, self.french = english, french
+
+    def with_words(self, english: Iterable[str] = (), french: Iterable[str] = ()) -> LanguageVote:
+        """This vote plus a domain's words (accent-folded, lower-case), e.g. the coach's "repas"."""
+        return LanguageVote(self.english | frozenset(english), self.french | frozenset(french))
+
+    def scores(self, text: str) -> tuple[float, float]:
+        """(French votes, English votes) for one text."""
+        tokens = words(text)
+        lowered = text.lower()
+        french = sum(1 for t in tokens if t in self.french)
+        french += 0.5 * sum(1 for ch in lowered if ch in _FR_CHARS) + len(_ELISION.findall(text))
+        english = sum(1 for t in tokens if t in self.english)
+        return french, english
+
+    def detect(self, text: str, default: Language = "en") -> Language:
+        """'fr' or 'en' for one text; `default` when the text gives no clear signal."""
+        french, english = self.scores(text)
+        if french > english:
+            return "fr"
+        if english > french:
+            return "en"
+        return default
+
+    def conversation(self, texts: Iterable[str], default: Language = "en") -> Language:
+        """The language of the most recent text that is clearly EN or FR (people may switch)."""
+        for text in reversed(list(texts)):
+            french, english = self.scores(text)
+            if french != english:
+                return "fr" if french > english else "en"
+        return default
+
+
+GENERAL = LanguageVote()
+
+
 def language_scores(text: str) -> tuple[float, float]:
-    """(French votes, English votes) for one text."""
-    tokens = words(text)
-    lowered = text.lower()
-    french = sum(1 for t in tokens if t in _FR) + 0.5 * sum(1 for ch in lowered if ch in _FR_CHARS)
-    french += len(_ELISION.findall(text))
-    english = sum(1 for t in tokens if t in _EN)
-    return french, english
+    """(French votes, English votes) for one text, with the general words only."""
+    return GENERAL.scores(text)
 
 
 def detect_language(text: str, default: Language = "en") -> Language:
     """'fr' or 'en' for one text; `default` when the text gives no clear signal."""
-    french, english = language_scores(text)
-    if french > english:
-        return "fr"
-    if english > french:
-        return "en"
-    return default
+    return GENERAL.detect(text, default)
 
 
 def conversation_language(texts: Iterable[str], default: Language = "en") -> Language:
     """The language of the most recent text that is clearly EN or FR (people may switch)."""
-    for text in reversed(list(texts)):
-        french, english = language_scores(text)
-        if french != english:
-            return "fr" if french > english else "en"
-    return default
+    return GENERAL.conversation(texts, default)
