@@ -54,7 +54,7 @@ async def test_knowledge_update_profile_end_to_end(tmp_path: Path, tmp_path_fact
             texts = chat._turn.texts
         finally:
             await chat.close()
-        assert any("A fix to apply" in text for text in asked)
+        assert any("each needed the same correction" in text for text in asked)  # the lesson, asked once
         assert any("three times the Base plan" in text and "$36/month" in text for text in asked)
         assert any(text.startswith("## What will change") and "~~$10/month~~ **$12/month**" in text for text in asked)
         assert any(text.startswith("**Published.**") for text in texts), texts

@@ -27,6 +27,7 @@ def repo(tmp_path: Path) -> Path:
     log = tmp_path / "calls.log"
     _stub(tmp_path / "scripts" / "install.sh", f'echo install >> "{log}"')
     _stub(tmp_path / "scripts" / "ensure-chromium.sh", f'echo chromium >> "{log}"')
+    _stub(tmp_path / "scripts" / "langgraph-server.sh", f'echo "langgraph-server $*" >> "{log}"')
     _stub(tmp_path / ".venv" / "bin" / "pytest", f'echo "pytest $*" >> "{log}"')
     # the scale script WITHOUT its exec bit, failing: test.sh must still run it and fail
     _stub(tmp_path / "scripts" / "scale-tests.sh", f'echo scale >> "{log}"; exit 3', executable=False)
@@ -56,6 +57,7 @@ def test_ci_refuses_the_skip_variables(repo: Path, variable: str, ci: str) -> No
 def test_a_lost_exec_bit_cannot_skip_the_scale_suite(repo: Path) -> None:
     result = run(repo, CI="true")
     assert calls(repo)[0] == "install"
+    assert "langgraph-server install" in calls(repo)  # the LangGraph server suites have their server
     assert "scale" in calls(repo)
     assert result.returncode == 3  # the scale suite's failure is the run's failure
 
