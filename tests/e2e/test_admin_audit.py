@@ -10,6 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, Callable
 
+import httpx
 import pytest
 
 from tests.e2e.conftest import Stack, ask, login, shot, start_app
@@ -50,9 +51,10 @@ def test_admin_page_refuses_others(app_url: str, new_page: Callable[..., Any]) -
     login(bob, app_url, "bob")
     response = bob.goto(app_url + "/admin/audit")
     assert response is not None and response.status == 403
-    anonymous = new_page()
+    anonymous = new_page()  # a browser that is not logged in is sent to the login page, not shown JSON
     response = anonymous.goto(app_url + "/admin/audit")
-    assert response is not None and response.status == 401
+    assert response is not None and anonymous.url.rstrip("/").endswith("/login"), anonymous.url
+    assert httpx.get(app_url + "/admin/audit", headers={"Accept": "application/json"}).status_code == 401  # a script
 
 
 def test_in_chat_audit_for_demos(stack: Stack, tmp_path: Path, new_page: Callable[..., Any]) -> None:

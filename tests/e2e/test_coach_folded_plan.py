@@ -33,8 +33,11 @@ def test_a_quick_choice_answer_shows_what_changed_with_the_plan_folded(page: Any
     assert page.get_by_text(PLAN_LINE, exact=False).first.is_visible()  # the first plan is open
     assert page.locator(SECTION).count() == 0
 
+    page.locator("button:has-text('Injury')").last.click()  # the coach asks which area: one question, no plan
+    page.locator("button:has-text('Knee')").last.wait_for()
+    assert page.locator(SECTION).count() == 0
     answers = page.locator("[data-step-type='assistant_message']").count()
-    page.locator("button:has-text('Injury')").last.click()
+    page.locator("button:has-text('Knee')").last.click()  # now something changed: the plan follows, folded
     page.wait_for_function(
         "n => document.querySelectorAll(\"[data-step-type='assistant_message']\").length > n + 1", arg=answers
     )
@@ -43,7 +46,7 @@ def test_a_quick_choice_answer_shows_what_changed_with_the_plan_folded(page: Any
 
     answer = page.locator("[data-step-type='assistant_message']", has_text="What changed").last
     assert answer.is_visible()
-    assert "injury" in answer.inner_text().lower()
+    assert "knee" in answer.inner_text().lower()  # the detail the person chose
     section = page.locator(SECTION).last
     assert section.count() == 1
     title = section.locator(TRIGGER).inner_text().strip()
