@@ -14,8 +14,27 @@ for skip in RELAIS_SKIP_BROWSER RELAIS_SKIP_SCALE; do
   fi
 done
 
+# Three installs side by side (each waits on the network or the disk, not on the other): Debian's
+# packages for the browser and scale suites, the LangGraph server's own venv, and Relais's venv.
+logs=$(mktemp -d /tmp/relais-test-install.XXXXXX)
+system_pid=""
+if [ "${RELAIS_SKIP_BROWSER:-0}" != "1" ] || [ "${RELAIS_SKIP_SCALE:-0}" != "1" ]; then
+  bash scripts/ensure-system-packages.sh >"$logs/system.log" 2>&1 &
+  system_pid=$!
+fi
+bash scripts/langgraph-server.sh install >"$logs/langgraph.log" 2>&1 &  # its suites never skip
+langgraph_pid=$!
 bash scripts/install.sh
-bash scripts/langgraph-server.sh install  # the LangGraph server's own venv: its suites never skip
+# wait_for PID NAME: a failed background install fails the run, with its log
+wait_for() {
+  if ! wait "$1"; then
+    echo "== FAIL: installing $2" >&2
+    cat "$logs/$2.log" >&2
+    exit 1
+  fi
+  cat "$logs/$2.log"
+}
+wait_for "$langgraph_pid" langgraph
 export PYTHONDONTWRITEBYTECODE=1 HF_HUB_OFFLINE=1 TRANSFORMERS_OFFLINE=1 ANONYMIZED_TELEMETRY=False
 
 status=0
@@ -24,6 +43,7 @@ echo "== unit and integration tests"
 
 if [ "${RELAIS_SKIP_BROWSER:-0}" != "1" ]; then
   echo "== browser test (Chromium)"
+  [ -z "$system_pid" ] || { wait_for "$system_pid" system; system_pid=""; }
   bash scripts/ensure-chromium.sh
   .venv/bin/pytest -q -m browser tests/e2e || status=$?
 else
@@ -32,6 +52,7 @@ fi
 
 if [ "${RELAIS_SKIP_SCALE:-0}" != "1" ]; then
   echo "== scale tests (PostgreSQL + Chroma server)"
+  [ -z "$system_pid" ] || { wait_for "$system_pid" system; system_pid=""; }
   bash scripts/scale-tests.sh || status=$?  # called with bash: a lost exec bit cannot skip it
 else
   echo "== scale tests SKIPPED (RELAIS_SKIP_SCALE=1)"

@@ -27,6 +27,7 @@ def repo(tmp_path: Path) -> Path:
     log = tmp_path / "calls.log"
     _stub(tmp_path / "scripts" / "install.sh", f'echo install >> "{log}"')
     _stub(tmp_path / "scripts" / "ensure-chromium.sh", f'echo chromium >> "{log}"')
+    _stub(tmp_path / "scripts" / "ensure-system-packages.sh", f'echo system-packages >> "{log}"')
     _stub(tmp_path / "scripts" / "langgraph-server.sh", f'echo "langgraph-server $*" >> "{log}"')
     _stub(tmp_path / ".venv" / "bin" / "pytest", f'echo "pytest $*" >> "{log}"')
     # the scale script WITHOUT its exec bit, failing: test.sh must still run it and fail
@@ -56,8 +57,11 @@ def test_ci_refuses_the_skip_variables(repo: Path, variable: str, ci: str) -> No
 
 def test_a_lost_exec_bit_cannot_skip_the_scale_suite(repo: Path) -> None:
     result = run(repo, CI="true")
-    assert calls(repo)[0] == "install"
-    assert "langgraph-server install" in calls(repo)  # the LangGraph server suites have their server
+    made = calls(repo)
+    pytest_runs = [i for i, call in enumerate(made) if call.startswith("pytest")]
+    assert made.index("install") < pytest_runs[0]  # the venv before any suite
+    assert made.index("langgraph-server install") < pytest_runs[0]  # the LangGraph server suites have their server
+    assert made.index("system-packages") < pytest_runs[1]  # Chromium, PostgreSQL, nginx before their suites
     assert "scale" in calls(repo)
     assert result.returncode == 3  # the scale suite's failure is the run's failure
 
@@ -67,3 +71,12 @@ def test_a_developer_may_still_skip_locally(repo: Path) -> None:
     assert result.returncode == 0, result.stderr
     assert "SKIPPED" in result.stdout
     assert "scale" not in calls(repo) and "chromium" not in calls(repo)
+    assert "system-packages" not in calls(repo)  # nothing installed with apt for suites that do not run
+
+
+def test_a_failed_background_install_fails_the_run(repo: Path) -> None:
+    _stub(repo / "scripts" / "langgraph-server.sh", 'echo "no such version"; exit 4')
+    result = run(repo, CI="true")
+    assert result.returncode == 1
+    assert "installing langgraph" in result.stderr and "no such version" in result.stderr
+    assert not any(call.startswith("pytest") for call in calls(repo))  # no suite ran without its server
