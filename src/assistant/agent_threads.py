@@ -8,12 +8,12 @@ and a thread claimed by one user is refused to any other.
 
 from __future__ import annotations
 
-import asyncio
 from datetime import UTC, datetime
-from pathlib import Path
 
-from sqlalchemy import make_url, text
-from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
+from sqlalchemy import text
+from sqlalchemy.ext.asyncio import AsyncEngine
+
+from relais.sql_table import LazyTable
 
 _DDL = (
     "CREATE TABLE IF NOT EXISTS agent_threads (relais_thread TEXT PRIMARY KEY, owner TEXT NOT NULL, "
@@ -30,22 +30,10 @@ class AgentThreads:
 
     def __init__(self, url: str) -> None:
         self.url = url
-        self._engine: AsyncEngine | None = None
-        self._loop: asyncio.AbstractEventLoop | None = None
-        self._ready = False
+        self._table = LazyTable(url, _DDL)
 
     async def _db(self) -> AsyncEngine:
-        loop = asyncio.get_running_loop()
-        if self._engine is None or self._loop is not loop:
-            url = make_url(self.url)
-            if url.get_backend_name() == "sqlite" and url.database not in (None, "", ":memory:"):
-                Path(url.database).expanduser().parent.mkdir(parents=True, exist_ok=True)
-            self._engine, self._loop, self._ready = create_async_engine(self.url), loop, False
-        if not self._ready:
-            async with self._engine.begin() as conn:
-                await conn.execute(text(_DDL))
-            self._ready = True
-        return self._engine
+        return await self._table.engine()
 
     async def get(self, relais_thread: str, owner: str) -> str | None:
         """The agent thread of a Relais thread (None: not mapped yet); refused for another owner."""
@@ -75,9 +63,4 @@ class AgentThreads:
         return found
 
     async def aclose(self) -> None:
-        engine, self._engine = self._engine, None
-        if engine is not None:
-            try:
-                await engine.dispose()
-            except (RuntimeError, OSError):
-                pass
+        await self._table.aclose()

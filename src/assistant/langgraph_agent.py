@@ -18,6 +18,7 @@ Same surface as `ExternalAgentClient` (`stream`, `pending`, `aclose`), same loca
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 import uuid
@@ -28,16 +29,18 @@ import httpx
 from langgraph_sdk.client import LangGraphClient
 from langgraph_sdk.errors import APIStatusError
 
-from assistant.agent_threads import AgentThreads, ThreadOwnedByAnother
-from assistant.external_agent import (
+from assistant.agent_errors import (
+    AgentFailure,
     AgentPending,
-    _classify,
-    _interrupt_from,
-    _Malformed,
-    _Progress,
-    _status_code_key,
+    MalformedPayload,
+    TurnProgress,
+    agent_error,
+    classify_failure,
+    status_code_key,
 )
-from assistant.i18n import normalise_language, translate
+from assistant.agent_payloads import APPROVAL_KIND, interrupt_from
+from assistant.agent_threads import AgentThreads, ThreadOwnedByAnother
+from assistant.i18n import normalise_language
 from relais.approvals import ReplyError, approval_request, decisions_for
 from relais.events import (
     AgentEvent,
@@ -51,14 +54,7 @@ from relais.settings import Settings, get_settings
 
 logger = logging.getLogger(__name__)
 
-APPROVAL_KIND = "approval"
 _THREAD_IDS = uuid.UUID("8a3e9a52-4c1e-4d7b-9b52-1f0e6c2d7a31")  # namespace of LangGraph thread ids
-
-
-class _Failure(Exception):
-    def __init__(self, code: str, cause: str, **params: object) -> None:
-        super().__init__(cause)
-        self.code, self.cause, self.params = code, cause, params
 
 
 def interrupt_event(raw: dict[str, Any], language: str = "en") -> InterruptEvent | None:
@@ -73,9 +69,9 @@ def interrupt_event(raw: dict[str, Any], language: str = "en") -> InterruptEvent
         return InterruptEvent(prompt=value, kind="text", payload={}, interrupt_id=iid)
     if isinstance(value, dict):
         try:
-            event = _interrupt_from(value)  # Relais's shape {prompt, choices, kind}
+            event = interrupt_from(value)  # Relais's shape {prompt, choices, kind}
             return InterruptEvent(event.prompt, event.choices, event.kind, event.payload, iid or event.interrupt_id)
-        except _Malformed:
+        except MalformedPayload:
             pass
     if value is None:
         return None
@@ -186,8 +182,6 @@ class LangGraphAgentClient:
         self.threads = threads or AgentThreads(self.settings.chainlit_db_url)
 
     def _sdk(self) -> LangGraphClient:
-        import asyncio
-
         loop = asyncio.get_running_loop()
         if self._client is None or self._loop is not loop:
             http = httpx.AsyncClient(
@@ -213,7 +207,7 @@ class LangGraphAgentClient:
         try:
             known = await self.threads.get(key, user_id)
         except ThreadOwnedByAnother:
-            raise _Failure("unauthorized", f"thread {key} belongs to another user") from None
+            raise AgentFailure("unauthorized", f"thread {key} belongs to another user") from None
         if known is not None:
             return known
         if not create:
@@ -223,7 +217,7 @@ class LangGraphAgentClient:
         try:
             return await self.threads.claim(key, user_id, thread_id, self.assistant)
         except ThreadOwnedByAnother:
-            raise _Failure("unauthorized", f"thread {key} belongs to another user") from None
+            raise AgentFailure("unauthorized", f"thread {key} belongs to another user") from None
 
     async def _pending_of(self, lg_thread: str, language: str, state: dict[str, Any] | None = None
                           ) -> InterruptEvent | None:
@@ -257,7 +251,7 @@ class LangGraphAgentClient:
     ) -> AsyncIterator[AgentEvent]:
         """One turn: new input, or the resume of the pending prompt. Never raises."""
         lang = normalise_language(language)
-        progress = _Progress()
+        progress = TurnProgress()
         mapper = _Mapper(lang)
         try:
             lg_thread = await self._thread(thread_id or user_id, user_id, create=True)
@@ -266,7 +260,7 @@ class LangGraphAgentClient:
             pending = await self._pending_of(lg_thread, lang, state)
             mapper.known = _message_ids(state)  # shown in earlier turns: never again (updates repeat them)
             if interrupt_id is not None and (pending is None or pending.interrupt_id != interrupt_id):
-                raise _Failure("conflict", f"interrupt {interrupt_id} is no longer pending")
+                raise AgentFailure("conflict", f"interrupt {interrupt_id} is no longer pending")
             if pending is not None:
                 try:
                     value = resume_value(question, pending, lang)
@@ -287,22 +281,22 @@ class LangGraphAgentClient:
                     progress.events += 1
                     yield event
             if mapper.error is not None:
-                raise _Failure("failed", f"agent error event: {mapper.error}")
+                raise AgentFailure("failed", f"agent error event: {mapper.error}")
             if mapper.interrupt is not None:
                 yield mapper.interrupt
             yield DoneEvent()
-        except _Failure as failure:
+        except AgentFailure as failure:
             yield self._error(failure.code, lang, failure.cause, **failure.params)
         except APIStatusError as exc:
-            yield self._error(_status_code_key(exc.status_code), lang, f"HTTP {exc.status_code}: {exc}",
+            yield self._error(status_code_key(exc.status_code), lang, f"HTTP {exc.status_code}: {exc}",
                               status=exc.status_code)
         except Exception as exc:  # noqa: BLE001 - the contract: never raise into the UI
-            code = _classify(exc, progress)
+            code = classify_failure(exc, progress)
             yield self._error(code, lang, f"{type(exc).__name__}: {exc}", exc_info=code == "unexpected")
 
     def _error(self, code: str, lang: str, cause: str, *, exc_info: bool = False, **params: object) -> ErrorEvent:
-        for secret in self._secrets:
-            cause = cause.replace(secret, "***")
-        logger.warning("LangGraph agent %s failed [%s]: %s", self.display_url, code, cause, exc_info=exc_info)
-        return ErrorEvent(translate(f"agent.{code}", lang, **params), code=code)
+        return agent_error(code, lang, cause, agent=self.display_url, secrets=self._secrets, exc_info=exc_info,
+                           **params)
 
+
+__all__ = ["LangGraphAgentClient", "interrupt_event", "resume_value"]

@@ -49,9 +49,9 @@ def _language(messages: Sequence[BaseMessage]) -> str:
     return detect_language(humans[-1], default="en") if humans else "en"
 
 
-def _call(name: str, args: dict[str, Any]) -> AIMessage:
+def _calls(planned: list[tuple[str, dict[str, Any]]]) -> AIMessage:
     return AIMessage(content="", tool_calls=[{"name": name, "args": args, "id": f"call_{uuid.uuid4().hex[:16]}",
-                                              "type": "tool_call"}])
+                                              "type": "tool_call"} for name, args in planned])
 
 
 def plan_call(request: str) -> tuple[str, dict[str, Any]] | None:
@@ -74,6 +74,27 @@ def plan_call(request: str) -> tuple[str, dict[str, Any]] | None:
     return None
 
 
+_CLAUSES = re.compile(r"\s*(?:;|,|\band\b|\bthen\b|\bet\b|\bpuis\b)\s*")
+
+
+def plan_calls(request: str) -> list[tuple[str, dict[str, Any]]]:
+    """The tool calls a request asks for: one booking per clause when it books several classes
+    ("book yoga on Monday and pilates on Tuesday at 12:15"; a clause without an activity takes the
+    previous one's), else the one call of `plan_call`, else none."""
+    folded = fold(request)
+    if any(w in folded for w in _BOOK_WORDS) and not any(w in folded for w in _CANCEL_WORDS):
+        calls, activity = [], None
+        for clause in (c for c in _CLAUSES.split(request) if c.strip()):
+            activity = find_activity(clause) or activity
+            planned = plan_call(f"book {activity} {clause}") if activity and find_day(clause) else None
+            if planned is not None and planned[0] == BOOK and planned not in calls:
+                calls.append(planned)
+        if len(calls) > 1:
+            return calls
+    single = plan_call(request)
+    return [single] if single else []
+
+
 def reply_to_result(result: ToolMessage, language: str) -> str:
     """The agent's words after a tool ran (or was rejected by the person)."""
     content = str(result.content)
@@ -86,6 +107,36 @@ def reply_to_result(result: ToolMessage, language: str) -> str:
     if result.name == FIND and content.startswith("- "):
         return f"{_text('classes', language)}\n{content}\n\n{_text('which', language)}"
     return content
+
+
+_OBJECT_WORDS = ("class", "cours", "session", "seance", "booking", "reservation", "lesson", "timetable",
+                 "schedule", "horaire", "planning")
+
+
+def claims_request(text: str) -> bool:
+    """The message asks the booking agent for something: a booking verb with what to book or
+    cancel (an activity, a day, a time, a number, or a class word), or the timetable itself.
+
+    Narrow on purpose: an agent service routing between several agents asks this first, and
+    "cancel my membership" or "I train on Mondays" are not bookings."""
+    folded = fold(text)
+    words = set(re.findall(r"[a-z]+", folded))
+    asks_timetable = bool(words & {"timetable", "horaires", "planning"})
+    if not any(w in folded for w in _BOOK_WORDS + _CANCEL_WORDS):
+        return asks_timetable
+    about = (find_activity(text) or find_day(text) or find_time(text) or re.search(r"\d", folded)
+             or any(w in words or w + "s" in words for w in _OBJECT_WORDS))
+    return bool(about)
+
+
+def _trailing_results(messages: Sequence[BaseMessage]) -> list[ToolMessage]:
+    """The tool results after the last AI message: every call of that message was answered."""
+    results: list[ToolMessage] = []
+    for message in reversed(messages):
+        if not isinstance(message, ToolMessage):
+            break
+        results.insert(0, message)
+    return results
 
 
 class OfflineBookingModel(BaseChatModel):
@@ -102,12 +153,12 @@ class OfflineBookingModel(BaseChatModel):
         **kwargs: Any,
     ) -> ChatResult:
         language = _language(messages)
-        last = messages[-1] if messages else None
-        if isinstance(last, ToolMessage):
-            message = AIMessage(content=reply_to_result(last, language))
+        results = _trailing_results(messages)
+        if results:
+            message = AIMessage(content="\n".join(reply_to_result(r, language) for r in results))
         else:
-            planned = plan_call(str(last.content) if last is not None else "")
-            message = _call(*planned) if planned else AIMessage(content=_text("help", language))
+            planned = plan_calls(str(messages[-1].content) if messages else "")
+            message = _calls(planned) if planned else AIMessage(content=_text("help", language))
         return ChatResult(generations=[ChatGeneration(message=message)])
 
     @property

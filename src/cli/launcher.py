@@ -1,4 +1,5 @@
-"""`relais run`: one command, both processes (coach agent service + Chainlit), Ctrl-C stops both."""
+"""`relais run`: one command, both processes (the agent service — booking agent + coach, routed — and
+Chainlit), Ctrl-C stops both."""
 
 from __future__ import annotations
 
@@ -111,8 +112,8 @@ def launch(host: str | None, port: int | None, demo: bool, headless: bool) -> in
             agent = subprocess.Popen([*relais, "agent", "serve"], env=env)
             procs.append(agent)
             if not _wait_healthy(f"http://{settings.agent_host}:{settings.agent_port}/health", agent,
-                                 what="starting the coach agent service"):
-                print("[relais] the coach agent service did not start", file=sys.stderr)
+                                 what="starting the agent service (booking + coach)"):
+                print("[relais] the agent service did not start", file=sys.stderr)
                 return 1
         cmd = [sys.executable, "-m", "chainlit", "run", str(APP_FILE), "--host", app_host, "--port", str(app_port)]
         if headless:

@@ -1,4 +1,4 @@
-"""`relais coach …`, `relais agent serve`, `relais eval router`: the coach from a terminal.
+"""`relais coach …`, `relais eval router`: the coach from a terminal (`relais agent serve` is `cli.agent_service`).
 
 Heavy imports (LangGraph, uvicorn) stay inside the commands so `relais --help` stays fast.
 """
@@ -14,9 +14,6 @@ import typer
 DEFAULT_ROUTER_CASES = Path(__file__).parent / "data" / "router_cases.jsonl"
 
 coach_app = typer.Typer(help="The LangGraph fitness & nutrition coach.", no_args_is_help=True)
-agent_app = typer.Typer(
-    help="The coach served as the orchestrator's external agent.", no_args_is_help=True
-)
 
 
 @coach_app.command("route")
@@ -110,28 +107,6 @@ def _show_prompt(console: Any, payload: dict[str, Any]) -> None:
     choices = payload.get("choices") or []
     if choices:
         console.print("  " + "   ".join(f"[{i}] {c}" for i, c in enumerate(choices, 1)))
-
-
-@agent_app.command("serve")
-def serve_command(
-    host: str | None = typer.Option(None, "--host", help="Default: AGENT_HOST (127.0.0.1)."),
-    port: int | None = typer.Option(None, "--port", help="Default: AGENT_PORT (8081)."),
-) -> None:
-    """Serve the coach as the external agent (POST /assistant, SSE; GET /health)."""
-    import uvicorn
-
-    from coach.service import create_app
-    from relais.logging import configure_logging
-    from relais.settings import get_settings
-
-    settings = get_settings()
-    configure_logging(settings.relais_log_level, settings.secret_values())
-    uvicorn.run(
-        create_app(settings=settings),
-        host=host or settings.agent_host,
-        port=port or settings.agent_port,
-        log_level=settings.relais_log_level.lower(),
-    )
 
 
 def evaluate_router(cases: list[dict[str, Any]]) -> dict[str, Any]:

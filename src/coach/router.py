@@ -104,6 +104,13 @@ def route(text: str, last_active_agent: str | None = None) -> AgentName:
     return explain_route(text, last_active_agent).agent
 
 
+def claims_request(text: str) -> bool:
+    """The message asks the coach for something: a workout or nutrition word in it (what an
+    agent service routing between several agents sends here)."""
+    norm = normalize(text)
+    return bool(find_keywords(norm, WORKOUT_KEYWORDS) or find_keywords(norm, NUTRITION_KEYWORDS))
+
+
 def last_human_text(messages: list[Any]) -> str:
     """The content of the most recent human message (what the router reads)."""
     for message in reversed(messages):

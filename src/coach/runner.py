@@ -50,10 +50,9 @@ from relais.events import (
 )
 from relais.retry import RetryPolicy
 from relais.settings import Settings, get_settings
+from relais.turns import StaleInterrupt, thread_config, thread_owner
 
 log = logging.getLogger(__name__)
-
-OWNER_KEY = "relais_owner"  # checkpoint metadata: the user a thread belongs to
 
 AUTO: Any = object()  # "take the chat model from settings" (None would mean the offline engine)
 RECURSION_LIMIT = 40
@@ -136,18 +135,6 @@ def _close_dangling_tool_calls(messages: list[BaseMessage]) -> list[ToolMessage]
                         )
                     )
     return out
-
-
-class StaleInterrupt(Exception):
-    """A resume answered a prompt that is no longer the pending one (already answered, or none).
-
-    Raised by `run_turn` before its first event, inside the thread's lock: one click, one resume.
-    """
-
-    def __init__(self, expected: str, pending: InterruptEvent | None) -> None:
-        super().__init__(f"interrupt {expected} is not pending")
-        self.expected = expected
-        self.pending = pending
 
 
 def interrupt_event(interrupt: Any) -> InterruptEvent | None:
@@ -307,10 +294,7 @@ class CoachRunner:
 
     # --- turns ----------------------------------------------------------------------------------
     def _config(self, thread_id: str, owner: str | None = None) -> dict[str, Any]:
-        config: dict[str, Any] = {"configurable": {"thread_id": thread_id}, "recursion_limit": RECURSION_LIMIT}
-        if owner:  # kept in the checkpoint's metadata: who may read the thread's pending prompt
-            config["metadata"] = {OWNER_KEY: owner}
-        return config
+        return thread_config(thread_id, owner, recursion_limit=RECURSION_LIMIT)
 
     async def pending(self, thread_id: str) -> InterruptEvent | None:
         """The prompt the thread waits on (from its checkpoint), with its interrupt id; None if none."""
@@ -322,17 +306,8 @@ class CoachRunner:
         return None
 
     async def owner(self, thread_id: str) -> str | None:
-        """The user the thread's latest turns were written for (None: unknown or no thread).
-
-        Read from the newest checkpoints' metadata (a rolled-back turn's copy carries none)."""
-        saver = self.graph.checkpointer
-        if saver is None:
-            return None
-        async for item in saver.alist(self._config(thread_id), limit=10):  # type: ignore[union-attr]
-            owner = (item.metadata or {}).get(OWNER_KEY)
-            if owner:
-                return str(owner)
-        return None
+        """The user the thread's latest turns were written for (None: unknown or no thread)."""
+        return await thread_owner(self.graph.checkpointer, thread_id)  # type: ignore[arg-type]
 
     def _lock(self, thread_id: str) -> asyncio.Lock:
         lock = self._locks.get(thread_id)

@@ -1,4 +1,6 @@
-"""The coach as the orchestrator's external agent: an ASGI app speaking its SSE protocol.
+"""The orchestrator's external agent as an ASGI app speaking Relais's SSE protocol: the coach by
+default, or any `relais.turns.TurnRunner` (`relais agent serve` serves a router between the booking
+agent and the coach, `cli.agent_service`).
 
 `POST /assistant` with `{"message", "user_id", "conversation_history", "thread_id"?}` streams
 Server-Sent Events — `message` `{"content", "folded"?: {"title"}}` (`folded`: the content is a
@@ -39,15 +41,16 @@ from starlette.requests import ClientDisconnect, Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from coach.runner import CoachRunner, StaleInterrupt
+from coach.runner import CoachRunner
 from coach.security import RateLimiter, bearer_ok, origin_allowed, parse_origins
 from relais import tracing
 from relais.events import AgentEvent, ErrorEvent, InterruptEvent, TextChunk, ToolCallEvent
 from relais.settings import Settings, get_settings
+from relais.turns import StaleInterrupt, TurnRunner
 
 log = logging.getLogger(__name__)
 
-RunnerFactory = Callable[[], AbstractAsyncContextManager[CoachRunner]]
+RunnerFactory = Callable[[], AbstractAsyncContextManager[TurnRunner]]
 _BODY_OVERHEAD = 256 * 1024  # room for conversation_history beside the message
 
 
@@ -169,7 +172,8 @@ def _wants_json(request: Request) -> bool:
 def create_app(
     runner_factory: RunnerFactory | None = None, settings: Settings | None = None
 ) -> Starlette:
-    """The agent service. `runner_factory()` must return an async context manager of a CoachRunner."""
+    """The agent service. `runner_factory()` returns an async context manager of a `TurnRunner`: the
+    coach's runner by default, any agent's, or a router between several (`relais agent serve`)."""
     settings = settings or get_settings()
     tracing.setup_tracing("relais-coach", settings)  # only with OTEL_EXPORTER_OTLP_ENDPOINT
     factory: RunnerFactory = runner_factory or (lambda: CoachRunner.open(settings=settings))
@@ -188,7 +192,7 @@ def create_app(
             yield
 
     async def health(request: Request) -> Response:
-        runner: CoachRunner = request.app.state.runner
+        runner: TurnRunner = request.app.state.runner
         return JSONResponse({"status": "ok", "engine": runner.engine})
 
     def _refused(request: Request) -> Response | None:
@@ -207,7 +211,7 @@ def create_app(
         user_id = request.query_params.get("user_id", "")
         if not user_id or len(user_id) > 200 or len(thread_id) > 200:
             return _problem(422, "query parameter user_id is required (at most 200 characters)")
-        runner: CoachRunner = request.app.state.runner
+        runner: TurnRunner = request.app.state.runner
         owner = await runner.owner(thread_id)
         if owner is not None and owner != user_id:
             return _problem(403, "this thread belongs to another user")
@@ -248,7 +252,7 @@ def create_app(
                 429, "too many requests, retry later", **{"Retry-After": str(int(retry_after) + 1)}
             )
 
-        runner: CoachRunner = request.app.state.runner
+        runner: TurnRunner = request.app.state.runner
         owner = await runner.owner(body.thread_key)
         if owner is not None and owner != body.user_id:
             return _problem(403, "this thread belongs to another user")

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 
 APPROVE, EDIT, REJECT = "approve", "edit", "reject"
+APPROVAL_KIND = "approval"  # the `InterruptEvent.kind` of such a request, whichever side read it
 _WORDS = {
     APPROVE: ("yes", "y", "ok", "okay", "approve", "approved", "confirm", "go", "oui", "d'accord", "daccord",
               "valider", "valide", "approuver", "approuve", "confirmer", "confirme"),
@@ -162,5 +163,5 @@ def is_decision_reply(reply: str) -> bool:
     return _kind_of(reply.split(";")[0])[0] is not None
 
 
-__all__ = ["APPROVE", "EDIT", "REJECT", "ActionReview", "ReplyError", "approval_request", "decisions_for",
+__all__ = ["APPROVAL_KIND", "APPROVE", "EDIT", "REJECT", "ActionReview", "ReplyError", "approval_request", "decisions_for",
            "is_decision_reply"]

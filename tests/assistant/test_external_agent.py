@@ -16,7 +16,7 @@ import httpx
 import pytest
 from httpx_sse import ServerSentEvent
 
-from assistant import external_agent as ea
+from assistant import agent_errors, relais_client
 from assistant.external_agent import (
     ExternalAgentClient,
     aclose_client,
@@ -473,7 +473,7 @@ async def test_forward_default_user_and_interrupt_marker(agent, monkeypatch):
 
 async def test_forward_error_is_localised_text(monkeypatch):
     _configure(monkeypatch, closed_port_url())
-    monkeypatch.setattr(ea, "default_retry_policy", lambda: NO_WAIT_RETRY)
+    monkeypatch.setattr(relais_client, "default_retry_policy", lambda: NO_WAIT_RETRY)
     out = [s async for s in forward_to_external_agent("x", language="fr")]
     assert out == [translate("agent.unreachable", "fr")]
 
@@ -550,7 +550,7 @@ def test_every_error_code_has_a_message():
     for code in codes:
         assert f"agent.{code}" in MESSAGES["en"]
     for status in (401, 403, 404, 413, 429, 500, 502):
-        assert f"agent.{ea._status_code_key(status)}" in MESSAGES["en"]
+        assert f"agent.{agent_errors.status_code_key(status)}" in MESSAGES["en"]
 
 
 def test_every_translation_key_used_in_the_chatbot_exists():
@@ -590,7 +590,7 @@ def test_every_translation_key_used_in_the_chatbot_exists():
     ],
 )
 def test_event_parsing_variants(event, data, expected):
-    assert ea._parse_event(ServerSentEvent(event=event, data=data)) == expected
+    assert relais_client.parse_event(ServerSentEvent(event=event, data=data)) == expected
 
 
 @pytest.mark.parametrize(
@@ -605,5 +605,5 @@ def test_event_parsing_variants(event, data, expected):
     ],
 )
 def test_malformed_event_data_is_rejected(event, data):
-    with pytest.raises(ea._Malformed):
-        ea._parse_event(ServerSentEvent(event=event, data=data))
+    with pytest.raises(agent_errors.MalformedPayload):
+        relais_client.parse_event(ServerSentEvent(event=event, data=data))

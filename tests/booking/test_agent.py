@@ -8,7 +8,7 @@ import pytest
 from langgraph.types import Command
 
 from booking import APPROVALS, BookingStore, build_booking_agent
-from booking.engine import plan_call
+from booking.engine import claims_request, plan_call, plan_calls
 from booking.tools import BOOK, CANCEL, FIND, make_tools
 from relais.testing import ScriptedChatModel, tool_call
 
@@ -123,6 +123,40 @@ def test_a_real_model_path_goes_through_the_same_approvals(store: BookingStore) 
 )
 def test_the_offline_engine_reads_the_request(text: str, expected) -> None:
     assert plan_call(text) == expected
+
+
+def test_several_classes_are_several_calls_in_one_approval(store: BookingStore) -> None:
+    assert plan_calls("Book yoga on Monday and pilates on Tuesday at 12:15") == [
+        (BOOK, {"activity": "yoga", "day": "monday", "time": "18:00"}),
+        (BOOK, {"activity": "pilates", "day": "tuesday", "time": "12:15"}),
+    ]
+    assert plan_calls("Réserve le yoga lundi et mercredi") == [  # the second clause keeps the activity
+        (BOOK, {"activity": "yoga", "day": "monday", "time": "18:00"}),
+        (BOOK, {"activity": "yoga", "day": "wednesday", "time": "07:30"}),
+    ]
+    agent = build_booking_agent(store=store)
+    request = _only_interrupt(_ask(agent, "Book spinning on Friday at 19:00 and boxing on Saturday")).value
+    assert [a["args"]["activity"] for a in request["action_requests"]] == ["spinning", "boxing"]
+    decisions = [{"type": "approve"}, {"type": "reject", "message": "too late"}]
+    result = _run(agent, Command(resume={"decisions": decisions}))
+    assert [(b.activity, b.day) for b in store.bookings()] == [("spinning", "friday")]
+    assert "Booked #" in result.value["messages"][-1].content and "nothing was done" in result.value["messages"][-1].content
+
+
+@pytest.mark.parametrize(
+    ("text", "claimed"),
+    [
+        ("Book me a yoga class on Monday at 18:00", True),
+        ("Réserve-moi un cours de boxe samedi", True),
+        ("Cancel booking #3", True),
+        ("What's on the timetable?", True),
+        ("Cancel my membership for me, please", False),
+        ("I train on Mondays, build me a plan", False),
+        ("yes", False),
+    ],
+)
+def test_what_the_booking_agent_claims_in_a_routed_service(text: str, claimed: bool) -> None:
+    assert claims_request(text) is claimed
 
 
 def test_approval_config_is_the_middlewares_own() -> None:

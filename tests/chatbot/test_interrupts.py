@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from assistant.external_agent import _interrupt_from
+from assistant.agent_payloads import interrupt_from
 from chatbot.ui.interrupts import EDIT_CHOICE, edit_help, prompt_for
 from relais.events import InterruptEvent
 
@@ -33,7 +33,7 @@ def test_edit_help_names_the_arguments() -> None:
 
 
 def test_the_relais_protocol_recognises_a_middleware_request_too() -> None:
-    event = _interrupt_from({**HITL, "interrupt_id": "abc"})
+    event = interrupt_from({**HITL, "interrupt_id": "abc"})
     assert event.kind == "approval" and event.interrupt_id == "abc" and event.prompt == "Book yoga on Monday at 18:00."
 
 

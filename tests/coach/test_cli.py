@@ -8,7 +8,7 @@ from pathlib import Path
 import typer
 from typer.testing import CliRunner
 
-from coach.cli import agent_app, coach_app, eval_router_command
+from coach.cli import coach_app, eval_router_command
 
 runner = CliRunner()
 
@@ -92,11 +92,6 @@ def test_chat_resumes_a_saved_thread(tmp_path: Path) -> None:
     )
     # the pending question is shown again on resume
     assert "Anything I should take into account" in second.output
-
-
-def test_agent_app_has_serve() -> None:
-    result = runner.invoke(agent_app, ["serve", "--help"])
-    assert result.exit_code == 0 and "--port" in result.output
 
 
 def test_cli_import_stays_light() -> None:

@@ -18,10 +18,9 @@ from __future__ import annotations
 from typing import Any
 
 from chatbot.ui.pending import Choice, PendingPrompt
-from relais.approvals import APPROVE, EDIT, REJECT, ActionReview, approval_request
+from relais.approvals import APPROVAL_KIND, APPROVE, EDIT, REJECT, ActionReview, approval_request
 from relais.events import InterruptEvent
 
-APPROVAL_KIND = "approval"
 EDIT_CHOICE = "__edit__"  # a button value that asks for the changes instead of resuming
 _TEXTS = {
     "en": {

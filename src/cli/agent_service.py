@@ -1,0 +1,103 @@
+"""`relais agent serve`: the agents Relais ships, served over Relais's own protocol (POST /assistant, SSE).
+
+By default one service routes between the booking agent and the coach (`relais.agent_router`): a
+booking request ("book yoga on Monday at 18:00", "annule la réservation 3") goes to the booking
+agent, a plan request to the coach, and a thread stays with its agent while that agent's approval
+card waits. `--agent coach` or `--agent booking` serves one of them alone. The orchestrator keeps
+a single `EXTERNAL_AGENT_URL`, so pointing it at a third-party agent still sends every hand-off there.
+
+Heavy imports (LangGraph, uvicorn) stay inside the functions so `relais --help` stays fast.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import AsyncIterator
+from enum import Enum
+
+import typer
+
+from relais.settings import Settings, get_settings
+
+agent_app = typer.Typer(help="The agents served as the orchestrator's external agent.", no_args_is_help=True)
+
+BOOKING, COACH = "booking", "coach"
+BOOKING_THREADS = "booking:"  # booking threads beside the coach's in the same checkpointer
+
+
+class Served(str, Enum):
+    ALL = "all"
+    COACH = COACH
+    BOOKING = BOOKING
+
+
+def routes_url(settings: Settings) -> str:
+    """Where each thread's agent is kept: the checkpoints' Postgres, else a SQLite file beside them."""
+    target = settings.checkpoint_target
+    if target.startswith(("postgresql://", "postgres://")):
+        return "postgresql+asyncpg://" + target.split("://", 1)[1]
+    return f"sqlite+aiosqlite:///{settings.data_dir / 'agent_routes.db'}"
+
+
+@contextlib.asynccontextmanager
+async def open_booking(settings: Settings) -> AsyncIterator[object]:
+    """The booking agent as a runner, on the settings' checkpointer and model (none: offline)."""
+    from booking.agent import build_booking_agent, default_store
+    from coach.checkpoint import open_checkpointer
+    from relais.agent_runner import AgentGraphRunner
+    from relais.models import chat_model, engine_info
+
+    model = chat_model(settings, temperature=0)
+    async with open_checkpointer(None, settings) as saver:
+        graph = build_booking_agent(model, saver, store=default_store(settings))
+        yield AgentGraphRunner(graph, engine=engine_info(settings).label if model is not None else "offline")
+
+
+@contextlib.asynccontextmanager
+async def open_agents(settings: Settings, served: Served = Served.ALL) -> AsyncIterator[object]:
+    """The runner the service serves: one agent, or the router between booking and the coach."""
+    from booking.engine import claims_request as booking_claims
+    from coach.router import claims_request as coach_claims
+    from coach.runner import CoachRunner
+    from relais.agent_router import AgentRouter, Route, RouteStore
+
+    async with contextlib.AsyncExitStack() as stack:
+        if served is Served.BOOKING:
+            yield await stack.enter_async_context(open_booking(settings))
+            return
+        coach = await stack.enter_async_context(CoachRunner.open(settings=settings))
+        if served is Served.COACH:
+            yield coach
+            return
+        booking = await stack.enter_async_context(open_booking(settings))
+        store = RouteStore(routes_url(settings))
+        stack.push_async_callback(store.aclose)
+        yield AgentRouter(  # the narrow claim first: "book yoga" names a sport the coach knows too
+            [Route(BOOKING, booking, booking_claims, BOOKING_THREADS), Route(COACH, coach, coach_claims)],
+            store, default=COACH,
+        )
+
+
+@agent_app.command("serve")
+def serve_command(
+    host: str | None = typer.Option(None, "--host", help="Default: AGENT_HOST (127.0.0.1)."),
+    port: int | None = typer.Option(None, "--port", help="Default: AGENT_PORT (8081)."),
+    agent: Served = typer.Option(Served.ALL, "--agent", help="all (booking + coach, routed), coach or booking."),
+) -> None:
+    """Serve the agents as the external agent (POST /assistant, SSE; GET /health)."""
+    import uvicorn
+
+    from coach.service import create_app
+    from relais.logging import configure_logging
+
+    settings = get_settings()
+    configure_logging(settings.relais_log_level, settings.secret_values())
+    uvicorn.run(
+        create_app(lambda: open_agents(settings, agent), settings=settings),
+        host=host or settings.agent_host,
+        port=port or settings.agent_port,
+        log_level=settings.relais_log_level.lower(),
+    )
+
+
+__all__ = ["BOOKING", "COACH", "Served", "agent_app", "open_agents", "open_booking", "routes_url"]
