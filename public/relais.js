@@ -1,6 +1,7 @@
 /* Relais: what Chainlit 2.12 has no setting for (loaded by [UI] custom_js).
  * - long user messages fold in their bubble, with "Show more / Show less";
- * - answers written by the coach carry a "Coach" badge, and the header says the coach answers;
+ * - answers written by an agent carry its badge ("Coach" in the Coach profile, "Agent" after a hand-off,
+ *   whichever agent took it), and the header says who answers;
  * - the browser's time zone goes to the server in a cookie, for thread titles;
  * - a folded section of an answer (a step named "📋 …", see chatbot.ui.render) reads as its
  *   title, without Chainlit's "Used" in front of it;
@@ -29,14 +30,15 @@
   "use strict";
   var fr = (navigator.language || "").toLowerCase().indexOf("fr") === 0;
   var T = fr
-    ? { more: "Afficher plus", less: "Afficher moins", coach: "Coach", answering: "Le coach vous répond",
+    ? { more: "Afficher plus", less: "Afficher moins", coach: "Coach", answering: "Le coach vous répond", agent: "Agent", agentAnswering: "L'agent vous répond",
         undelivered: "Ce choix n'a pas pu être transmis. Cliquez de nouveau, ou rechargez la page.", close: "Fermer",
         admin: "Admin", adminTitle: "Pages d'administration" }
-    : { more: "Show more", less: "Show less", coach: "Coach", answering: "The coach is answering",
+    : { more: "Show more", less: "Show less", coach: "Coach", answering: "The coach is answering", agent: "Agent", agentAnswering: "The agent is answering",
         undelivered: "This choice could not be delivered. Please click it again, or reload the page.", close: "Close",
         admin: "Admin", adminTitle: "Admin pages" };
   var FOLD_PX = 320; // a bubble taller than this (and by a margin) folds
-  var COACH_ALT = "Avatar for Coach"; // Chainlit's alt text of an author's avatar
+  // Chainlit's alt text of an author's avatar → the badge and the header of that author's answers
+  var AGENTS = { "Avatar for Coach": [T.coach, T.answering], "Avatar for Agent": [T.agent, T.agentAnswering] };
   var FOLDED_ICON = "\uD83D\uDCCB"; // 📋, leads the step name of a folded section
 
   try {
@@ -126,29 +128,31 @@
 
   function markCoachAnswers() {
     var steps = document.querySelectorAll('[data-step-type="assistant_message"]');
-    var lastByCoach = false;
+    var lastAgent = null;
     for (var i = 0; i < steps.length; i++) {
       var step = steps[i];
       var avatar = step.querySelector(".ai-message img[alt]");
       if (!avatar) continue; // not loaded yet: the next mutation comes back here
-      var byCoach = avatar.getAttribute("alt") === COACH_ALT;
-      lastByCoach = byCoach;
-      if (!byCoach || step.dataset.relaisCoach) continue;
+      var agent = AGENTS[avatar.getAttribute("alt")] || null;
+      lastAgent = agent;
+      if (!agent || step.dataset.relaisCoach) continue;
       step.dataset.relaisCoach = "1";
       var content = step.querySelector(".message-content");
       if (content && content.parentNode) {
-        var label = badge(T.coach);
+        var label = badge(agent[0]);
         label.classList.add("relais-coach-label");
         content.parentNode.insertBefore(label, content);
       }
     }
     var header = document.getElementById("header");
     var current = document.getElementById("relais-header-badge");
-    if (lastByCoach && header && !current) {
-      var anchor = header.firstElementChild || header;
-      anchor.appendChild(badge(T.answering, "relais-header-badge"));
-    } else if (!lastByCoach && current) {
+    if (current && (!lastAgent || current.textContent !== lastAgent[1])) {
       current.remove();
+      current = null;
+    }
+    if (lastAgent && header && !current) {
+      var anchor = header.firstElementChild || header;
+      anchor.appendChild(badge(lastAgent[1], "relais-header-badge"));
     }
   }
 

@@ -49,10 +49,10 @@ MESSAGES: Mapping[str, Mapping[str, str]] = {
             "This choice could not be delivered: the page lost its connection to the chat. "
             "Please click it again, or reload the page."
         ),
-        "prompt.type_reply": "If the coach is waiting for an answer from you, just type your reply.",
+        "prompt.type_reply": "If the agent is waiting for an answer from you, just type your reply.",
         "prompt.other_tab": "This conversation went on in another tab. Reload this page to see where it is now.",
         # orchestrator / UI
-        "handoff": "Handing you over to the coach…",
+        "handoff": "Handing you over to the agent that can do it…",
         "interrupt.hint": "Pick an option or type your answer.",
         "error.generic": "Something went wrong. Please try again.",
         "ui.empty_question": "Please type a question.",
@@ -115,9 +115,9 @@ MESSAGES: Mapping[str, Mapping[str, str]] = {
             "Ce choix n'a pas pu être transmis : la page a perdu sa connexion au chat. "
             "Cliquez de nouveau, ou rechargez la page."
         ),
-        "prompt.type_reply": "Si le coach attend une réponse de votre part, tapez-la simplement.",
+        "prompt.type_reply": "Si l'agent attend une réponse de votre part, tapez-la simplement.",
         "prompt.other_tab": "Cette conversation a continué dans un autre onglet. Rechargez cette page pour la voir où elle en est.",
-        "handoff": "Je vous mets en relation avec le coach…",
+        "handoff": "Je vous confie à l'agent qui peut s'en charger…",
         "interrupt.hint": "Choisissez une option ou tapez votre réponse.",
         "error.generic": "Une erreur est survenue. Veuillez réessayer.",
         "ui.empty_question": "Veuillez saisir une question.",

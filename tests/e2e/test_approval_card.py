@@ -1,9 +1,11 @@
 """Tool approvals in Chromium: the booking agent behind a real LangGraph server (`langgraph dev`),
-its HumanInTheLoopMiddleware requests shown as approval cards.
+its HumanInTheLoopMiddleware requests shown as approval cards; and the demo's own path (`make run`:
+`relais agent serve` routing between the booking agent and the coach over Relais's protocol).
 
-Cells: approve, edit (guided typed reply), reject, reload mid-approval, double click. Each checks
-the booking store itself (the server's SQLite file): exactly one new row, or none.
-Screenshots: test-artifacts/browser/20-approval-*.png
+Cells: approve, edit (guided typed reply), reject, reload mid-approval, double click, second tab,
+the LangGraph server restarted mid-approval, several actions in one card, the demo routing. Each
+checks the booking store itself (the server's SQLite file): exactly one new row, or none.
+Screenshots: test-artifacts/browser/20-approval-*.png, 26-*.png
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ import pytest
 
 from booking.store import Booking, BookingStore
 from tests.chainlit_driver import ServerProcess, chainlit_server
-from tests.e2e.conftest import ask, login, shot, wait_idle
+from tests.e2e.conftest import Stack, ask, login, shot, wait_idle
 from tests.e2e.test_hitl_coach import newest_thread
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(900)]
@@ -125,3 +127,67 @@ def test_double_click(page: Any, booking_app: ServerProcess, langgraph_server: A
     assert len(rows(langgraph_server, before)) == 1
     assert page.locator("[data-step-type='assistant_message']", has_text="Booked #").count() == 1
     shot(page, "20-approval-double-click")
+
+
+def test_second_tab(page: Any, booking_app: ServerProcess, langgraph_server: Any) -> None:
+    """The same thread in two tabs: approved in one, the other tab's click is refused with a note."""
+    before = ids(langgraph_server)
+    open_card(page, booking_app.url, "Book pilates on Thursday at 18:30")
+    thread_id = newest_thread(page, booking_app.url)
+    other = page.context.new_page()
+    other.set_default_timeout(180_000)
+    other.goto(f"{booking_app.url}/thread/{thread_id}")
+    other.locator(APPROVE).first.wait_for()
+    page.goto(f"{booking_app.url}/thread/{thread_id}")
+    page.locator(APPROVE).first.click()
+    wait_answer(page, "Booked #")
+    other.locator(APPROVE).first.click()  # the stale tab
+    other.get_by_text("already answered").first.wait_for()
+    other.wait_for_timeout(1500)
+    assert [(r.activity, r.day, r.time) for r in rows(langgraph_server, before)] == [("pilates", "thursday", "18:30")]
+    assert other.locator(APPROVE).count() == 0, "the card answered in the other tab lost its buttons here too"
+    shot(other, "26-approval-second-tab")
+
+
+def test_server_restarted_mid_approval(page: Any, booking_app: ServerProcess, langgraph_server: Any) -> None:
+    """The LangGraph server stops and starts again while the card waits: the card still works, once."""
+    before = ids(langgraph_server)
+    open_card(page, booking_app.url, "Book swimming on Tuesday at 08:00")
+    thread_id = newest_thread(page, booking_app.url)
+    langgraph_server.restart()
+    page.goto(f"{booking_app.url}/thread/{thread_id}")  # the buttons come back from the server's state
+    page.locator(APPROVE).first.wait_for()
+    shot(page, "26-approval-after-server-restart")
+    page.locator(APPROVE).first.click()
+    wait_answer(page, "Booked #")
+    assert [(r.activity, r.day, r.time) for r in rows(langgraph_server, before)] == [("swimming", "tuesday", "08:00")]
+    shot(page, "26-approval-restart-approved")
+
+
+def test_several_actions_in_one_card(page: Any, booking_app: ServerProcess, langgraph_server: Any) -> None:
+    """Two bookings in one request: one card, one decision each, sent together."""
+    before = ids(langgraph_server)
+    open_card(page, booking_app.url, "Book spinning on Monday at 07:00 and boxing on Wednesday at 20:00")
+    card = page.locator("[data-step-type='assistant_message']", has_text="Approval needed").last
+    assert "2 actions" in card.inner_text() and card.inner_text().count("book_class") == 2
+    shot(page, "26-approval-two-actions")
+    ask(page, "approve; reject: the boxing is too late")
+    wait_answer(page, "nothing was done")
+    assert [(r.activity, r.day, r.time) for r in rows(langgraph_server, before)] == [("spinning", "monday", "07:00")]
+    shot(page, "26-approval-two-actions-answered")
+
+
+def test_demo_routes_a_booking_to_the_booking_agent_and_a_plan_to_the_coach(page: Any, stack: Stack) -> None:
+    """`make run`'s path: one agent service over Relais's protocol, a booking card, then the coach."""
+    store = BookingStore(stack.data_dir / "bookings.db")
+    before = {b.tool_call_id for b in store.bookings()}
+    open_card(page, stack.url, "Book me a boxing class on Saturday at 11:00")
+    page.get_by_text("Handing you over to the agent").first.wait_for()
+    page.locator(APPROVE).last.click()
+    wait_answer(page, "Booked #")
+    assert [(b.activity, b.day) for b in store.bookings() if b.tool_call_id not in before] == [("boxing", "saturday")]
+    ask(page, "Now build me a 3-day workout plan")
+    page.locator("button:has-text('Injury')").last.wait_for()  # the coach's quick choices
+    assert "training plan" in page.locator("[data-step-type='assistant_message']").last.inner_text().lower() or \
+        "training plan" in "".join(page.locator("[data-step-type='assistant_message']").all_inner_texts()[-3:]).lower()
+    shot(page, "26-demo-routing")

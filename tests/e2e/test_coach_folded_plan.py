@@ -51,7 +51,7 @@ def test_a_quick_choice_answer_shows_what_changed_with_the_plan_folded(page: Any
     assert section.count() == 1
     title = section.locator(TRIGGER).inner_text().strip()
     assert title.startswith("📋 Full plan (updated)"), title  # its title, not Chainlit's "Used …"
-    assert section.locator("img[alt='Avatar for Coach']").count() == 1  # the coach's section
+    assert section.locator("img[alt='Avatar for Agent']").count() == 1  # the agent's section (the hand-off's author)
     plan_lines = section.get_by_text(PLAN_LINE, exact=False)
     assert plan_lines.count() == 0 or not plan_lines.first.is_visible()  # folded
     scroll_to_bottom(page)

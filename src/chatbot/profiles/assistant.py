@@ -41,7 +41,7 @@ from relais.settings import get_settings
 logger = logging.getLogger(__name__)
 
 EDITING_KEY = "editing_interrupt"  # the card whose Edit button was clicked: the next text is its changes
-COACH_AUTHOR = "Coach"  # the author of relayed answers: public/avatars/coach.svg, badge by public/relais.js
+AGENT_AUTHOR = "Agent"  # the author of relayed answers, whichever agent: public/avatars/agent.svg, badge by relais.js
 
 
 async def on_chat_start() -> None:
@@ -203,7 +203,7 @@ async def answer(raw_question: str, interrupt_id: str | None = None) -> None:
     history: list[dict[str, str]] = cl.user_session.get("history") or []
     user = cl.user_session.get("user")
     orchestrator = get_orchestrator()
-    renderer = TurnRenderer(language, author=COACH_AUTHOR if mode == ALTER else "Relais", question=prepared.text,
+    renderer = TurnRenderer(language, author=AGENT_AUTHOR if mode == ALTER else "Relais", question=prepared.text,
                             channel=COACH if mode == ALTER else HELP_CENTER)
     thread_id = cl.context.session.thread_id
     turn_start = datetime.now(UTC)
@@ -227,7 +227,7 @@ async def answer(raw_question: str, interrupt_id: str | None = None) -> None:
         ):
             if isinstance(event, ModeEvent) and event.mode == ALTER and cl.user_session.get("mode") != ALTER:
                 cl.user_session.set("mode", ALTER)
-                renderer.author = COACH_AUTHOR  # from now on the coach answers (its avatar and badge)
+                renderer.author = AGENT_AUTHOR  # from now on the agent answers (its avatar and badge)
                 await _persist_alter(audit)
                 await cl.Message(content=i18n.translate("handoff", language), author="Relais").send()
             yield event

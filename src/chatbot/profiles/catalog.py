@@ -136,9 +136,10 @@ PROFILES: tuple[Profile, ...] = (
 
 _EXTRA = {
     "handoff": {
-        "en": " Ask me to *do* something — a workout or meal plan — and I hand you over to the coach.",
-        "fr": " Demandez-moi d'*agir* — un programme d'entraînement, un plan de repas — et je vous "
-        "confie au coach.",
+        "en": " Ask me to *do* something — book a class, a workout or meal plan — and I hand you over to the "
+        "agent that does it.",
+        "fr": " Demandez-moi d'*agir* — réserver un cours, un programme d'entraînement, un plan de repas — et "
+        "je vous confie à l'agent qui s'en charge.",
     },
     "needs_model": {"en": "needs a model", "fr": "modèle requis"},
     "needs_model_intro": {

@@ -54,7 +54,7 @@ async def on_chat_resume(thread: dict[str, Any]) -> None:
     event = await runner.pending(thread["id"])
     if event is None:
         return
-    prompt = pending_prompt(event, str(event.payload.get("language") or "en"))
+    prompt = pending_prompt(event, str(event.payload.get("language") or "en"), "Coach")
     steps = list(thread.get("steps") or [])
     schedule_after_resume(lambda: send_pending_prompt(prompt, steps, persist=False))
 

@@ -114,7 +114,7 @@ def edit_help(event: InterruptEvent, language: str) -> str:
     return _t(language)["edit_help"].format(example=example_edit(actions[0]), keys=keys)
 
 
-def prompt_for(event: InterruptEvent, language: str = "en", author: str = "Coach") -> PendingPrompt:
+def prompt_for(event: InterruptEvent, language: str = "en", author: str = "Agent") -> PendingPrompt:
     """The prompt an interrupt becomes, keyed by its interrupt id (one click, one resume)."""
     actions = approval_request(event.payload) if event.kind == APPROVAL_KIND else None
     if actions:

@@ -184,7 +184,7 @@ class TurnRenderer:
             # the agent only asks (an approval card first thing): the prompt is the whole turn,
             # no empty answer bubble above it
             await close_source_panel()
-            await send_interrupt_prompt(self.interrupt, self.language)
+            await send_interrupt_prompt(self.interrupt, self.language, self.author)
             return
         message = await self._ensure_message()
         if self.folded and not message.content.strip():  # nothing to read first: show the section
@@ -203,7 +203,7 @@ class TurnRenderer:
             await send_folded_section(title, text, self.author)
         await close_source_panel()
         if self.interrupt is not None:
-            await send_interrupt_prompt(self.interrupt, self.language)
+            await send_interrupt_prompt(self.interrupt, self.language, self.author)
 
     async def render(self, events: AsyncIterator[ChatEvent]) -> TurnRenderer:
         async for event in events:
@@ -212,10 +212,11 @@ class TurnRenderer:
         return self
 
 
-def pending_prompt(event: InterruptEvent, language: str = "en", author: str = "Coach") -> PendingPrompt:
+def pending_prompt(event: InterruptEvent, language: str = "en", author: str = "Agent") -> PendingPrompt:
     """The prompt of an interrupt event, keyed by its interrupt id (one click, one resume), shown
     by what it is (`chatbot.ui.interrupts`: approval card, text prompt, quick choices, JSON).
-    Only the agent interrupts, so the prompt is the coach's (its avatar and badge)."""
+    Only an agent interrupts, so the prompt is under its author (avatar and badge): the in-process
+    coach's "Coach", a hand-off's "Agent"."""
     return prompt_for(event, language, author)
 
 
@@ -232,6 +233,6 @@ async def close_source_panel(delay_s: float = 0.3) -> None:
     await cl.ElementSidebar.set_elements([])
 
 
-async def send_interrupt_prompt(event: InterruptEvent, language: str = "en") -> None:
+async def send_interrupt_prompt(event: InterruptEvent, language: str = "en", author: str = "Agent") -> None:
     """The agent's question, with its quick choices as buttons (free text works too)."""
-    await send_pending_prompt(pending_prompt(event, language))
+    await send_pending_prompt(pending_prompt(event, language, author))
