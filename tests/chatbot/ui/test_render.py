@@ -58,7 +58,7 @@ def page(monkeypatch: pytest.MonkeyPatch) -> Recorder:
     async def no_panel() -> None:
         return None
 
-    async def prompt(event: InterruptEvent, language: str = "en") -> None:
+    async def prompt(event: InterruptEvent, language: str = "en", author: str = "Agent") -> None:
         recorder.sent.append(event)
 
     monkeypatch.setattr(render, "close_source_panel", no_panel)
