@@ -13,7 +13,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from dataclasses import dataclass, field
-from typing import Any, AsyncIterator, Sequence
+from typing import TYPE_CHECKING, Any, AsyncIterator, Sequence
 
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import HumanMessage, SystemMessage
@@ -44,6 +44,9 @@ from relais.language import detect_language
 from relais.models import chat_model, engine_info
 from relais.retry import RetryPolicy
 from relais.settings import Settings, get_settings
+
+if TYPE_CHECKING:  # the clients import httpx and langgraph-sdk: loaded on the first hand-off only
+    from assistant.external_agent import AgentClient
 
 logger = logging.getLogger(__name__)
 
@@ -100,7 +103,7 @@ class Orchestrator:
     settings: Settings = field(default_factory=get_settings)
     model: BaseChatModel | None = None
     knowledge_base: Any = None
-    agent_client: Any = None
+    agent_client: AgentClient | None = None
     model_resolved: bool = False
     retry: RetryPolicy | None = None
     system_prompt: str = ""  # the base prompt, escalation instructions included when enabled
@@ -126,7 +129,7 @@ class Orchestrator:
             self.knowledge_base = get_knowledge_base(self.settings)
         return self.knowledge_base
 
-    def agent(self) -> Any:
+    def agent(self) -> AgentClient:
         if self.agent_client is None:
             from assistant.external_agent import get_client
 
