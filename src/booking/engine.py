@@ -130,10 +130,13 @@ def claims_request(text: str) -> bool:
 
 
 def _trailing_results(messages: Sequence[BaseMessage]) -> list[ToolMessage]:
-    """The tool results after the last AI message: every call of that message was answered."""
+    """The tool results after the last AI message, in the order of its calls (the approval
+    middleware writes a rejected call's result before the approved ones run)."""
     results: list[ToolMessage] = []
     for message in reversed(messages):
         if not isinstance(message, ToolMessage):
+            order = [c["id"] for c in message.tool_calls] if isinstance(message, AIMessage) else []
+            results.sort(key=lambda r: order.index(r.tool_call_id) if r.tool_call_id in order else len(order))
             break
         results.insert(0, message)
     return results
