@@ -5,6 +5,9 @@
 then 200 `{"ready": true}`; `make run` (the launcher) waits for it before printing the URL, and
 shows the step the 503 body names (`step`, `done` of `steps`) so a person sees what it waits for.
 `RELAIS_WARM_START=false` skips the work (the first question then loads everything).
+Once ready, the same thread encodes the answer composer's sentences the cache lacks
+(`knowledge.unit_cache.prefill_once`: ingest no longer waits for them, and questions asked
+meanwhile take the encoder between its small blocks).
 """
 
 from __future__ import annotations
@@ -43,6 +46,17 @@ def _warm(settings: Settings, status: dict[str, Any]) -> None:
     logger.info("app warm in %.1f s", seconds)
 
 
+def _prefill(settings: Settings) -> None:
+    """The composer's sentence vectors, after ready (see the module's docstring)."""
+    from knowledge.retrieval import get_knowledge_base
+    from knowledge.unit_cache import prefill_once
+
+    try:
+        prefill_once(get_knowledge_base(settings), settings.data_dir / "embeddings")
+    except Exception as exc:  # noqa: BLE001 - a cache: questions encode what they need anyway
+        logger.warning("background prefill of the composer's sentences stopped (%s)", type(exc).__name__)
+
+
 def start_warm_start(settings: Settings) -> None:
     """Register the readiness route and start warming (or mark ready when warm start is off)."""
     from fastapi.responses import JSONResponse
@@ -67,7 +81,9 @@ def start_warm_start(settings: Settings) -> None:
             _warm(settings, status)
         except Exception as exc:  # noqa: BLE001 - still serve: the first question loads lazily
             logger.warning("warm start failed (%s); loading on the first question", type(exc).__name__)
+            return
         finally:
             ready.set()
+        _prefill(settings)
 
     threading.Thread(target=run, name="relais-warm-start", daemon=True).start()

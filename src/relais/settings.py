@@ -68,7 +68,8 @@ class Settings(BaseSettings):
         True, description="Load encoders, Chroma and BM25 at app start, before /relais/ready says ready."
     )
     relais_prefill_budget_s: float = Field(
-        120.0, description="Seconds an ingest may spend encoding the answer composer's sentences in advance; 0 = off."
+        0.0, description="Seconds an ingest may spend encoding the answer composer's sentences in advance; "
+        "0 = off (the app encodes them in the background once its warm start is done).",
     )
 
     # --- orchestrator ---------------------------------------------------------------------

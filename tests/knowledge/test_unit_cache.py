@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import fcntl
 import shutil
 from pathlib import Path
 from typing import Any
@@ -11,7 +12,7 @@ import pytest
 from knowledge.extractive import extractive_answer
 from knowledge.ingest import ingest_folder
 from knowledge.retrieval import KnowledgeBase
-from knowledge.unit_cache import prefill_unit_vectors, unit_texts
+from knowledge.unit_cache import prefill_once, prefill_unit_vectors, unit_texts
 from relais.settings import Settings
 from tests.knowledge.conftest import QUESTIONS, write_kb
 from tests.knowledge.indexed import indexed_kb
@@ -84,7 +85,8 @@ def test_a_time_budget_stops_between_blocks(kb: KnowledgeBase, tmp_path: Path) -
     assert cut.stopped and cut.encoded == 0
 
 
-def test_ingest_prefills_by_default(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_ingest_leaves_the_prefill_to_the_app_by_default(tmp_path: Path,
+                                                         monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("RELAIS_PREFILL_BUDGET_S", raising=False)  # the suite turns it off (tests/conftest.py)
     folder = tmp_path / "kb"
     folder.mkdir()
@@ -93,9 +95,16 @@ def test_ingest_prefills_by_default(tmp_path: Path, monkeypatch: pytest.MonkeyPa
     config = Settings(relais_data_dir=tmp_path / "data", relais_kb_dir=folder, relais_query_languages="en",
                       relais_embedding_model="minilm")
     base = KnowledgeBase(config)
-    ingest_folder(folder, config, show_progress=False, kb=base)
+    report = ingest_folder(folder, config, show_progress=False, kb=base)
+    assert not any(name.startswith("Composer sentences") for name in report.phases)
+    cache = config.data_dir / "embeddings"
+    with open(cache / ".prefill.lock", "w") as held:  # another instance is prefilling: this one leaves it
+        fcntl.flock(held, fcntl.LOCK_EX)
+        assert prefill_once(base, cache) is None
+    done = prefill_once(base, cache)  # what the app runs once ready
+    assert done is not None and done.encoded > 0
     counter = Counter(monkeypatch, base.embedder)
     for question in ("How much is Premium?", "What does the base plan include?"):
         extractive_answer(question, base.search(question, min_score=0.0, top_k=2), base.embedder,
-                          cache_dir=config.data_dir / "embeddings", kb=base)
+                          cache_dir=cache, kb=base)
     assert counter.texts == {}
