@@ -14,7 +14,7 @@ os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 os.environ.setdefault("ANONYMIZED_TELEMETRY", "False")
 # The ingest-time prefill of the composer's sentence vectors (a cache) is off for the many small
 # ingests of the suite; it has its own tests, and the shared demo-KB ingest of the load and
-# resilience tests turns it on (tests/demo_index.py), as shipped.
+# resilience tests turns it on (tests/demo_index.py), as a warm app leaves the cache (test apps start cold).
 os.environ.setdefault("RELAIS_PREFILL_BUDGET_S", "0")
 
 REPO_ROOT = Path(__file__).resolve().parents[1]

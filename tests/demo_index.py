@@ -41,7 +41,7 @@ def ingested_template(cache_root: Path) -> Path:
     staging = cache_root / f".staging-{uuid.uuid4().hex[:8]}"
     done = subprocess.run(
         [sys.executable, "-m", "cli.app", "ingest"],
-        env=relais_env(staging, RELAIS_PREFILL_BUDGET_S="120"),  # as shipped: the composer's vectors prefilled
+        env=relais_env(staging, RELAIS_PREFILL_BUDGET_S="120"),  # as a warm app leaves it: the composer's vectors prefilled
         cwd=REPO_ROOT, capture_output=True, text=True, timeout=900, check=False,
     )
     if done.returncode != 0:
