@@ -92,7 +92,7 @@ async def test_alter_handoff_persists_across_restart_and_resume(stack: dict) -> 
     chat = await ChatSession(base, token).connect()
     try:
         first = await chat.ask("Build muscle, lose fat — suggest a workout plan")
-        assert any("coach" in t.lower() for t in first.texts)  # the hand-off is visible
+        assert any("handing you over to the agent" in t.lower() for t in first.texts)  # the hand-off is visible
         assert any(s.get("type") == "tool" for s in first.steps), "the coach's tool call is a step"
         assert {a["label"] for a in first.actions} >= {"Vegetarian", "Injury"}
         thread_id = chat.thread_id

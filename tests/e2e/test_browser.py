@@ -42,7 +42,7 @@ def test_help_center_then_coach_then_resume(page, app_url: str) -> None:
 
     ask(page, "Build muscle, lose fat — suggest a workout plan")
     text = last_answers(page, 4).lower()
-    assert "coach" in text  # the hand-off is visible
+    assert "handing you over to the agent" in text  # the hand-off is visible
     assert "sets" in text or "reps" in text or "×" in text
     page.get_by_role("button", name="Vegetarian").last.wait_for()  # the constraint prompt
     shot(page, "03-coach-workout-plan")
