@@ -45,7 +45,7 @@ from knowledge.encoder_choice import resolve_model
 from knowledge.fusion import convex_combination, reciprocal_rank_fusion
 from knowledge.language import detect_language
 from knowledge.lexical import META_FILE, LexicalIndex, LexicalParams, fingerprint
-from knowledge.store import ChromaStore, StoredHit, chroma_client, open_store
+from knowledge.store import ChromaStore, CountMemo, StoredHit, chroma_client, open_store
 from relais import tracing
 from relais.embeddings import AUTO, Embedder, get_embedder
 from relais.settings import Settings, get_settings
@@ -176,6 +176,8 @@ class KnowledgeBase:
         self._cross: CrossLanguageIndex | None = None
         self._stamp: float | None = None
         self._lock = threading.Lock()
+        self.chunk_count = CountMemo(lambda: self.store.count(), self._meta_stamp)  # asked often per question
+        self._cross_count = CountMemo(lambda: self._cross.count() if self._cross else 0, self._meta_stamp)
 
     def use_embedder(self, embedder: Embedder) -> None:
         """Switch encoders before the first ingest (`knowledge.encoder_choice`): the store is
@@ -184,6 +186,7 @@ class KnowledgeBase:
             self.embedder = embedder
             self.store = open_store(self.settings, embedder.name, embedder.dim)
             self._lexical, self._payloads, self._stamp = None, {}, None
+            self.chunk_count.forget()
 
     # --- lexical index lifecycle -----------------------------------------------------------
     def refresh_lexical(self) -> LexicalIndex:
@@ -204,6 +207,8 @@ class KnowledgeBase:
         self._payloads = {p["id"]: p for p in (index.payloads or [])}
         self._shared_titles = shared_titles(self._payloads.values())
         self._lexical, self._stamp = index, stamp
+        self.chunk_count.forget()
+        self._cross_count.forget()
 
     @property
     def cross(self) -> CrossLanguageIndex | None:
@@ -217,7 +222,7 @@ class KnowledgeBase:
 
     def document_languages(self) -> set[str]:
         """The languages a real share of the indexed chunks is written in."""
-        index = self.lexical() if self.store.count() else None
+        index = self.lexical() if self.chunk_count() else None
         return document_languages((index.extras.get("centroids") if index else None) or {})
 
     def _cross_for(self, query: str) -> tuple[CrossLanguageIndex | None, str | None]:
@@ -228,7 +233,7 @@ class KnowledgeBase:
         a document language the main encoder does not read (French on a mostly English base
         with MiniLM) searches the twin's chunks of its own language only."""
         cross = self.cross
-        if cross is None or cross.count() == 0:
+        if cross is None or self._cross_count() == 0:
             return None, None
         language = detect_language(query)
         in_documents = language in self.document_languages()
@@ -300,7 +305,7 @@ class KnowledgeBase:
 
     # --- search ----------------------------------------------------------------------------
     def is_empty(self) -> bool:
-        return self.store.count() == 0
+        return self.chunk_count() == 0
 
     def search(self, query: str, top_k: int | None = None, mode: str | None = None, *,
                min_score: float | None = None, group_by_source: bool = False) -> list[Hit]:
