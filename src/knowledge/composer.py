@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -278,6 +279,13 @@ def _render(c: _Candidate, quoted: set[str]) -> str:
     return f"{lead}\n\n{unit.text}" if lead else unit.text  # code: the whole fenced block
 
 
+@lru_cache(maxsize=16384)
+def _terms(text: str) -> frozenset[str]:
+    """A unit's stemmed words under EN and FR: the same units come back question after question,
+    and analysing them again was the composer's largest own cost (profiled, warm)."""
+    return frozenset(analyse_query(text, ["en", "fr"]))
+
+
 def _is_block(c: _Candidate) -> bool:
     return c.unit.kind in ("list", "code") or (c.unit.kind == "item" and bool(c.unit.lead))
 
@@ -335,7 +343,7 @@ class _Scorer:
             best_clause[owner] = max(best_clause[owner], sim)
         own_language = any(self.article_language(c.hit) == self.language for c in candidates)
         for c, sim, clause_sim in zip(candidates, similarity[:n], best_clause):
-            terms = set(analyse_query(_embed_text(c), ["en", "fr"]))
+            terms = _terms(_embed_text(c))
             overlap = len(self.q_terms & terms) / len(self.q_terms) if self.q_terms else 0.0
             c.similarity, c.overlap = float(sim), overlap
             shape = 0.05 / (1 + c.rank)

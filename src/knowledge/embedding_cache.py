@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import hashlib
 import sqlite3
+import threading
+from collections import OrderedDict
 from collections.abc import Sequence
 from contextlib import closing
 from pathlib import Path
@@ -58,6 +60,37 @@ class EmbeddingCache:
             )
 
 
+class RecentVectors:
+    """The vectors this process read or wrote last, by (cache file, text key): a bounded LRU in
+    front of the SQLite file. The composer asks for the same units' vectors question after
+    question; opening the file and reading them back cost more than the rest of its scoring."""
+
+    def __init__(self, size: int = 20_000) -> None:  # ~30 MB of MiniLM/USE vectors at most
+        self.size = size
+        self._vectors: OrderedDict[tuple[str, str], np.ndarray] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get_many(self, where: str, keys: Sequence[str]) -> dict[str, np.ndarray]:
+        found: dict[str, np.ndarray] = {}
+        with self._lock:
+            for key in keys:
+                vector = self._vectors.get((where, key))
+                if vector is not None:
+                    self._vectors.move_to_end((where, key))
+                    found[key] = vector
+        return found
+
+    def put_many(self, where: str, items: dict[str, np.ndarray]) -> None:
+        with self._lock:
+            for key, vector in items.items():
+                self._vectors[(where, key)] = np.array(vector, dtype=np.float32)  # not a view of a batch
+            while len(self._vectors) > self.size:
+                self._vectors.popitem(last=False)
+
+
+RECENT = RecentVectors()
+
+
 def embed_texts(
     embedder: Embedder,
     texts: Sequence[str],
@@ -77,8 +110,12 @@ def embed_texts(
     if not texts:
         return matrix
     keys = [text_key(t) for t in texts]
-    cache = EmbeddingCache(cache_dir, embedder.name, embedder.dim) if cache_dir else None
-    known = cache.get_many(keys) if cache else {}
+    where = f"{cache_dir}/{embedder.name}-{embedder.dim}" if cache_dir else ""
+    remembered = RECENT.get_many(where, keys) if cache_dir else {}
+    known = dict(remembered)
+    cache = EmbeddingCache(cache_dir, embedder.name, embedder.dim) if cache_dir and len(known) < len(set(keys)) else None
+    if cache:
+        known.update(cache.get_many([k for k in keys if k not in known]))
     todo: dict[str, int] = {}
     for i, key in enumerate(keys):
         if key in known:
@@ -113,4 +150,6 @@ def embed_texts(
     for i, key in enumerate(keys):
         if key in todo:
             matrix[i] = known[key]
+    if cache_dir:
+        RECENT.put_many(where, {k: v for k, v in known.items() if k not in remembered})
     return matrix

@@ -56,3 +56,23 @@ def test_chroma_server_backend(tmp_path: Path, kb_folder: Path) -> None:
     finally:
         server.terminate()
         server.wait(timeout=20)
+
+
+def test_count_memo_reads_again_on_a_new_stamp_after_forget_or_its_ttl() -> None:
+    from knowledge.store import CountMemo
+
+    reads: list[int] = []
+    stamp = ["a"]
+
+    def count() -> int:
+        reads.append(1)
+        return len(reads)
+
+    memo = CountMemo(count, lambda: stamp[0], ttl_s=60.0)
+    assert (memo(), memo()) == (1, 1)
+    stamp[0] = "b"  # another process saved a new index
+    assert memo() == 2
+    memo.forget()  # an ingest in this process
+    assert memo() == 3
+    memo.ttl_s = 0.0
+    assert memo() == 4

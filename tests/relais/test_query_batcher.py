@@ -52,3 +52,25 @@ def test_an_encoder_error_reaches_every_waiter() -> None:
                 future.result()
     with pytest.raises(RuntimeError):  # still serving (not stuck leading) after a failure
         batcher("again")
+
+
+def test_the_question_memo_encodes_a_text_once_and_forgets_the_oldest() -> None:
+    from relais.embeddings import QueryMemo
+
+    encoded: list[str] = []
+
+    def encode(text: str) -> np.ndarray:
+        encoded.append(text)
+        return np.array([float(len(text)), 1.0], dtype=np.float32)
+
+    memo = QueryMemo(size=2)
+    first = memo.vector("how much?", encode)
+    assert memo.vector("how much?", encode) is first and encoded == ["how much?"]
+    assert not first.flags.writeable  # shared by every caller: nobody may change it
+    memo.vector("when?", encode)
+    memo.vector("where?", encode)  # "how much?" is now the oldest of three: dropped
+    memo.vector("how much?", encode)
+    assert encoded == ["how much?", "when?", "where?", "how much?"]
+    memo.clear()
+    memo.vector("when?", encode)
+    assert encoded[-1] == "when?" and (memo.hits, memo.misses) == (1, 5)
