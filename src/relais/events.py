@@ -1,7 +1,9 @@
-"""Typed events an agent turn produces, shared by the agent service, its HTTP client and the UI.
+"""Typed events a turn produces, shared by the agent service, its HTTP client and the UI.
 
-The SSE wire format (`message`, `tool_call`, `interrupt`, `error`, `done`) is only a boundary
-encoding of these; inside Relais code passes these dataclasses around.
+The one turn protocol of Relais: every chat profile (assistant, coach, debate, knowledge update)
+yields these and the UI renders them with one renderer. The SSE wire format (`message`,
+`tool_call`, `interrupt`, `error`, `done`) is only a boundary encoding of the agent events; inside
+Relais code passes these dataclasses around.
 """
 
 from __future__ import annotations
@@ -30,6 +32,18 @@ class ToolCallEvent:
 
 
 @dataclass(frozen=True)
+class Choice:
+    """One quick choice of a prompt: what it shows and what it answers (`value` None: the label)."""
+
+    label: str
+    value: str | None = None
+
+    @property
+    def answer(self) -> str:
+        return self.value if self.value is not None else self.label
+
+
+@dataclass(frozen=True)
 class InterruptEvent:
     """The agent paused and waits for the user (LangGraph `interrupt()` payload).
 
@@ -37,7 +51,7 @@ class InterruptEvent:
     one resume); None for agents that do not send one."""
 
     prompt: str
-    choices: list[str] = field(default_factory=list)
+    choices: list[str | Choice] = field(default_factory=list)
     kind: str = "constraints"
     payload: dict[str, Any] = field(default_factory=dict)
     interrupt_id: str | None = None
@@ -85,5 +99,42 @@ class EngineEvent:
     engine: str
 
 
+@dataclass(frozen=True)
+class MessageEvent:
+    """A whole message of its own, not part of the streamed answer: a progress note, or one
+    participant's contribution (`author`; None: the turn's author)."""
+
+    text: str
+    author: str | None = None
+
+
+@dataclass(frozen=True)
+class StepEvent:
+    """A piece of work shown as a collapsible step, opened then updated in place by its `key`.
+
+    `status`: running (shown at once, updated later), done or failed (closed; failed shows as an
+    error). `open`: shown expanded. `kind`: what does the work, `tool` or `llm`."""
+
+    key: str
+    title: str
+    output: str = ""
+    status: str = "running"
+    open: bool = False
+    kind: str = "tool"
+
+
+@dataclass(frozen=True)
+class AnsweredEvent:
+    """The pending prompt was answered: its buttons go; `echo` is a click, shown as the user's words."""
+
+    echo: str | None = None
+
+
+@dataclass(frozen=True)
+class StaleChoiceEvent:
+    """A click answered a prompt that is no longer pending (answered elsewhere): nothing was sent."""
+
+
 AgentEvent = Union[TextChunk, ToolCallEvent, InterruptEvent, ErrorEvent, DoneEvent]
-ChatEvent = Union[AgentEvent, ModeEvent, SourcesEvent, EngineEvent, ReplyKindEvent]
+TurnEvent = Union[MessageEvent, StepEvent, AnsweredEvent, StaleChoiceEvent]
+ChatEvent = Union[AgentEvent, ModeEvent, SourcesEvent, EngineEvent, ReplyKindEvent, TurnEvent]

@@ -75,9 +75,11 @@ class FakeChainlit:
 @pytest.fixture
 def ui(monkeypatch: pytest.MonkeyPatch) -> Any:
     from chatbot.profiles import debate as profile
+    from chatbot.ui import render
 
     fake = FakeChainlit()
     monkeypatch.setattr(profile, "cl", fake)
+    monkeypatch.setattr(render, "cl", fake)  # the one renderer every profile's events go through
     for key, value in {
         "DEBATE_ROUNDS": "2",
         "DEBATE_RETRY_MULTIPLIER": "0",

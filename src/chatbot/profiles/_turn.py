@@ -5,6 +5,7 @@ from __future__ import annotations
 import chainlit as cl
 
 from assistant.orchestrator import PreparedQuestion, prepare_question
+from chatbot.ui.render import echo_choice  # noqa: F401 (the profiles' one import of it)
 
 
 def user_language(text: str) -> str:
@@ -23,9 +24,3 @@ async def accept(raw: str) -> tuple[PreparedQuestion, str]:
     if prepared.notice:
         await cl.Message(content=prepared.notice, author="Relais").send()
     return prepared, language
-
-
-async def echo_choice(value: str) -> None:
-    """A quick-choice click, shown in the conversation as what the user said."""
-    user = cl.user_session.get("user")
-    await cl.Message(content=value, type="user_message", author=getattr(user, "identifier", None) or "user").send()

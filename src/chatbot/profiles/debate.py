@@ -1,8 +1,9 @@
 """The "Debate" chat profile: the user types a motion, two teams debate it live.
 
-Adapts `debate.run_debate` events to Chainlit: each inner step (draft, persona decision,
-thinking notes, critique verdict) is a `cl.Step`; approved arguments are messages authored
-"Pros" / "Cons"; loop-locks and the final metrics are messages. Typing `/resume` after a failed
+Renders `debate.run_debate`'s events as `relais.events` (`debate.chat_events`) through the one
+renderer: each inner step (draft, persona decision, thinking notes, critique verdict) is a step;
+approved arguments are messages authored "Pros" / "Cons"; loop-locks and the final metrics are
+messages. Typing `/resume` after a failed
 run continues it from its checkpoint. With no generative model configured, the profile says
 how to configure one and runs nothing (its welcome, in profiles/catalog.py, says it first).
 The profile's own sentences follow the user's language (EN/FR); the debate's content is the
@@ -11,18 +12,21 @@ model's.
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
 from pathlib import Path
-from typing import Any
 
 import chainlit as cl
-from chainlit.utils import utc_now
 
+from chatbot.profiles._turn import user_language
+from chatbot.profiles.catalog import model_hint
+from chatbot.ui.render import TurnRenderer
 from debate import events as ev
+from debate.chat_events import DebateChatEvents
 from debate.config import DebateConfig
 from debate.graph import ModelFactory, ModelSetupError, make_models, mermaid_diagram
-from debate.metrics import format_metrics
 from debate.runner import RunError, default_out_dir, run_debate
-from debate.schemas import team_label
+from relais.events import ChatEvent
+from relais.language import detect_language
 from relais.models import ModelNotConfigured, chat_model
 
 model_factory: ModelFactory | None = None
@@ -64,13 +68,9 @@ TEXTS: dict[str, dict[str, str]] = {
 
 def _language(text: str = "") -> str:
     """EN/FR from the user's text, else the browser's language."""
-    from chatbot.profiles._turn import user_language
-
     try:
         return user_language(text)
     except Exception:  # no Chainlit session (embedders, tests): the text alone decides
-        from relais.language import detect_language
-
         return detect_language(text, default="en") if text.strip() else "en"
 
 
@@ -100,8 +100,6 @@ async def _model_ready(config: DebateConfig, lang: str, *, explain: bool = True)
 def _how_to(lang: str = "en") -> str:
     """The configuration hint as markdown: names and `provider:model` values in code spans
     (elsewhere Chainlit's markdown reads `:model` as a directive and drops it)."""
-    from chatbot.profiles.catalog import model_hint
-
     return f"{_t('needs_model', lang)}\n\n{model_hint(lang)}\n\n{_t('own_model', lang)}"
 
 
@@ -154,81 +152,19 @@ async def on_message(message: cl.Message) -> None:
         await stream.aclose()
 
 
-async def _render(stream: Any) -> None:
-    """Turn each debate event into Chainlit messages and steps."""
-    step: Any = None
-    async for event in stream:
-        if isinstance(event, ev.RunStarted):
-            # remembered at once, so a run stopped midway can be resumed too
-            cl.user_session.set(_LAST_RUN, str(event.out_dir))
-            where = ""
-            if event.resume_at:
-                rnd, team = event.resume_at
-                where = f" Resuming at round {rnd}, {team_label(team)}."  # type: ignore[arg-type]
-            await cl.Message(
-                content=f"Debating **{event.motion}** over {event.rounds} rounds.{where}",
-                author="Debate",
-            ).send()
-        elif isinstance(event, ev.RoundStarted):
-            await cl.Message(
-                content=f"**Round {event.round} / {event.rounds}**", author="Debate"
-            ).send()
-        elif isinstance(event, ev.StepStarted):
-            pass_txt = f", pass {event.attempt}" if event.attempt else ""
-            step = cl.Step(
-                name=f"{team_label(event.team)} · {event.node} (round {event.round}{pass_txt})",
-                type="llm",
-            )
-            step.start = utc_now()
-            await step.send()
-        elif isinstance(event, ev.RetryScheduled) and step is not None:
-            step.output = (
-                f"Try {event.failed_try}/{event.max_tries} failed ({event.error}); "
-                f"retrying in {event.wait_s:.0f}s…"
-            )
-            await step.update()
-        elif isinstance(event, ev.StepDone) and step is not None:
-            step.output = f"**{event.summary}**\n\n{event.detail}"
-            step.end = utc_now()
-            await step.update()
-            step = None
-        elif isinstance(event, ev.ArgumentPublished):
-            body = event.argument
-            if event.evidence:
-                body += "\n\n*Evidence:* " + "; ".join(event.evidence)
-            await cl.Message(content=body, author=team_label(event.team)).send()
-        elif isinstance(event, ev.LoopLocked):
-            await cl.Message(
-                content=(
-                    f"⚠ **{team_label(event.team)} loop-locked** in round {event.round}: the "
-                    f"critic rejected all {event.attempts} passes, so the team forfeits the turn "
-                    f"(policy: {event.policy}).\n\n"
-                    f"Last feedback: {event.last_feedback}"
-                ),
-                author="Debate",
-            ).send()
-        elif isinstance(event, ev.DebateFinished):
-            cl.user_session.set(_LAST_RUN, None)
-            await cl.Message(
-                content=(
-                    f"### Metrics\n\n{format_metrics(event.metrics)}\n\nFiles: `{event.out_dir}`"
-                ),
-                author="Debate",
-            ).send()
-        elif isinstance(event, ev.DebateFailed):
-            if step is not None:
-                step.output = f"Failed: {event.message}"
-                step.is_error = True
-                step.end = utc_now()
-                await step.update()
-                step = None
-            cl.user_session.set(_LAST_RUN, str(event.out_dir))
-            await cl.Message(
-                content=(
-                    f"The debate stopped: {event.message}\n\n"
-                    "Everything approved so far is saved in "
-                    f"`{event.out_dir}`. Type **/resume** to continue from the last checkpoint.\n\n"
-                    f"{format_metrics(event.metrics)}"
-                ),
-                author="Debate",
-            ).send()
+async def _render(stream: AsyncIterator[ev.DebateEvent]) -> None:
+    """The run's events as `relais.events`, through the one renderer; the session remembers an
+    unfinished run's files, so `/resume` can continue it."""
+
+    async def events() -> AsyncIterator[ChatEvent]:
+        chat = DebateChatEvents()
+        async for event in stream:
+            if isinstance(event, (ev.RunStarted, ev.DebateFailed)):
+                # remembered at once, so a run stopped midway can be resumed too
+                cl.user_session.set(_LAST_RUN, str(event.out_dir))
+            elif isinstance(event, ev.DebateFinished):
+                cl.user_session.set(_LAST_RUN, None)
+            for shown in chat.translate(event):
+                yield shown
+
+    await TurnRenderer(_language(), author="Debate", side_panel=False).render(events())

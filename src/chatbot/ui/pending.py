@@ -44,24 +44,13 @@ from typing import Any
 import chainlit as cl
 
 from assistant import i18n
+from relais.events import Choice
 
 logger = logging.getLogger(__name__)
 
 CHOICE_ACTION = "agent_choice"
 INTERRUPT_KEY = "interrupt_id"  # in button payloads and in the prompt message's metadata
 _FALLBACK_DELAY_S = 5.0  # only if a future Chainlit no longer calls emitter.resume_thread
-
-
-@dataclass(frozen=True)
-class Choice:
-    """One button: what it shows and what it answers."""
-
-    label: str
-    value: str | None = None
-
-    @property
-    def answer(self) -> str:
-        return self.value if self.value is not None else self.label
 
 
 @dataclass(frozen=True)

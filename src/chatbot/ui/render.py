@@ -1,7 +1,8 @@
-"""The one adapter from typed agent/chat events to Chainlit messages, steps and prompts.
+"""The one adapter from typed turn events (`relais.events`) to Chainlit messages, steps and prompts.
 
-Used for the orchestrator's turns (RAG answers and the external agent relayed over SSE) and
-for the in-process Coach profile, so a graph event looks the same whichever path it took.
+Used by every profile: the orchestrator's turns (RAG answers and the external agent relayed over
+SSE), the in-process Coach, the Debate and the Knowledge update, so an event looks the same
+whichever path it took.
 An interrupt becomes a message with quick-choice buttons; free text works too (the next
 message resumes the agent), so there is no ask-timeout that could leave a thread stuck.
 """
@@ -19,16 +20,26 @@ from assistant import i18n
 from assistant.modes import ALTER
 from chatbot.feedback import COACH, HELP_CENTER, TURN_KEY, turn_record
 from chatbot.ui.interrupts import prompt_for
-from chatbot.ui.pending import CHOICE_ACTION, PendingPrompt, send_pending_prompt  # noqa: F401 (re-exported for app.py)
+from chatbot.ui.pending import (  # noqa: F401 (CHOICE_ACTION re-exported for app.py)
+    CHOICE_ACTION,
+    PendingPrompt,
+    clear_live_prompt,
+    refuse_stale,
+    send_pending_prompt,
+)
 from relais.events import (
+    AnsweredEvent,
     ChatEvent,
     DoneEvent,
     EngineEvent,
     ErrorEvent,
     InterruptEvent,
+    MessageEvent,
     ModeEvent,
     ReplyKindEvent,
     SourcesEvent,
+    StaleChoiceEvent,
+    StepEvent,
     TextChunk,
     ToolCallEvent,
 )
@@ -67,6 +78,12 @@ async def send_folded_section(title: str, text: str, author: str) -> None:
     await step.send()
 
 
+async def echo_choice(value: str) -> None:
+    """A quick-choice click, shown in the conversation as what the user said."""
+    user = cl.user_session.get("user")
+    await cl.Message(content=value, type="user_message", author=getattr(user, "identifier", None) or "user").send()
+
+
 def source_title(source: dict[str, Any]) -> str:
     return str(source.get("title") or source.get("source") or "")
 
@@ -102,12 +119,19 @@ def chip_labels(cited: list[dict[str, Any]], related: list[dict[str, Any]], lang
 
 
 class TurnRenderer:
-    """Renders one turn's events; collects the answer text for the conversation history."""
+    """Renders one turn's events; collects the answer text for the conversation history.
+
+    `steps`: a resumed thread's stored steps, so that its prompt's buttons go back under the stored message; `side_panel`: this
+    profile's answers may open the side panel (source chips), which is closed after each turn."""
 
     def __init__(self, language: str = "en", author: str = "Relais", *, question: str | None = None,
-                 channel: str = HELP_CENTER) -> None:
+                 channel: str = HELP_CENTER, steps: list[dict[str, Any]] | None = None, side_panel: bool = True) -> None:
         self.language = language
         self.author = author
+        self.steps = steps
+        self.side_panel = side_panel
+        self.live_steps: dict[str, cl.Step] = {}  # StepEvent key → its step, while it runs
+        self.shown = False  # the turn showed messages or steps of its own (no answer text needed)
         self.question = question  # kept with the answer (turn record) for feedback export and analytics
         self.channel = channel
         self.sources: list[dict[str, Any]] = []
@@ -155,8 +179,41 @@ class TurnRenderer:
             separator = "\n\n" if self.text else ""
             self.text += separator + event.message
             await message.stream_token(separator + "⚠️ " + event.message)
+        elif isinstance(event, MessageEvent):
+            self.shown = True
+            await cl.Message(content=event.text, author=event.author or self.author).send()
+        elif isinstance(event, StepEvent):
+            self.shown = True
+            await self._show_step(event)
+        elif isinstance(event, AnsweredEvent):
+            await clear_live_prompt()
+            if event.echo:
+                await echo_choice(event.echo)
+        elif isinstance(event, StaleChoiceEvent):
+            self.shown = True
+            await refuse_stale(self.language, author=self.author)
         elif isinstance(event, DoneEvent):
             pass
+
+    async def _show_step(self, event: StepEvent) -> None:
+        """A step shown at once while it runs and updated in place; a finished one is sent once
+        with its output (one write: a reload never finds it empty)."""
+        step = self.live_steps.pop(event.key, None)
+        finished = event.status != "running"
+        if step is None:
+            step = cl.Step(name=event.title, type=event.kind, default_open=event.open, show_input=False)
+            step.output, step.is_error = event.output, event.status == "failed"
+            step.start = utc_now()
+            if finished:
+                step.end = step.start
+            await step.send()
+        else:
+            step.output, step.is_error = event.output, event.status == "failed"
+            if finished:
+                step.end = utc_now()
+            await step.update()
+        if not finished:
+            self.live_steps[event.key] = step
 
     async def _attach_sources(self, sources: list[dict[str, Any]]) -> None:
         """This answer's sources as chips that open its excerpts: cited ones numbered as in the
@@ -180,11 +237,13 @@ class TurnRenderer:
         await message.stream_token(footer)
 
     async def finish(self) -> None:
-        if self.message is None and self.interrupt is not None and not (self.folded or self.errors):
-            # the agent only asks (an approval card first thing): the prompt is the whole turn,
-            # no empty answer bubble above it
-            await close_source_panel()
-            await send_interrupt_prompt(self.interrupt, self.language, self.author)
+        if self.message is None and not (self.folded or self.errors) and (self.interrupt or self.shown):
+            # the agent only asks (an approval card first thing), or the turn was its own messages
+            # and steps: no empty answer bubble
+            if self.side_panel:
+                await close_source_panel()
+            if self.interrupt is not None:
+                await self._send_prompt(self.interrupt)
             return
         message = await self._ensure_message()
         if self.folded and not message.content.strip():  # nothing to read first: show the section
@@ -201,9 +260,19 @@ class TurnRenderer:
         await message.send()
         for title, text in self.folded:
             await send_folded_section(title, text, self.author)
-        await close_source_panel()
+        if self.side_panel:
+            await close_source_panel()
         if self.interrupt is not None:
-            await send_interrupt_prompt(self.interrupt, self.language, self.author)
+            await self._send_prompt(self.interrupt)
+
+    async def _send_prompt(self, event: InterruptEvent) -> None:
+        """The interrupt's prompt under the turn's author; under its stored message when the thread
+        was resumed (once)."""
+        if self.steps is None:
+            await send_interrupt_prompt(event, self.language, self.author)
+            return
+        await send_pending_prompt(pending_prompt(event, self.language, self.author), self.steps, persist=False)
+        self.steps = None
 
     async def render(self, events: AsyncIterator[ChatEvent]) -> TurnRenderer:
         async for event in events:

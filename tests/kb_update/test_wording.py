@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-texts = pytest.importorskip("chatbot.profiles.kb_update_texts")
+from kb_update import replies, wording
 
 
 @pytest.mark.parametrize("reply, expected", [
@@ -13,7 +13,7 @@ texts = pytest.importorskip("chatbot.profiles.kb_update_texts")
     ("ne pas publier", False), ("Non merci", False), ("what is this?", None), ("the base plan moves to $12", None),
 ])
 def test_yes_no_replies(reply: str, expected: bool | None) -> None:
-    assert texts.yes_no(reply) is expected
+    assert replies.yes_no(reply) is expected
 
 
 @pytest.mark.parametrize("reply, expected", [
@@ -26,11 +26,11 @@ def test_yes_no_replies(reply: str, expected: bool | None) -> None:
     ("hmm", None),
 ])
 def test_decision_replies(reply: str, expected: dict | None) -> None:
-    assert texts.decision_reply(reply) == expected
+    assert replies.decision_reply(reply) == expected
 
 
 def test_changes_are_words_struck_and_bold_per_sentence_and_table_row() -> None:
     before = "# P\n\n| Plan | Price |\n|---|---|\n| Base | $10/month |\n\nIt costs $10/month. Nothing else.\n"
     after = before.replace("$10/month", "$12/month")
-    assert texts.changes(before, after) == ["Base: ~~$10/month~~ **$12/month**",
+    assert wording.changes(before, after) == ["Base: ~~$10/month~~ **$12/month**",
                                             "It costs ~~$10/month~~ **$12/month**."]

@@ -1,9 +1,9 @@
-"""What the Knowledge-update profile says, in plain English and French, for the person approving.
+"""What a knowledge update says in a chat, in plain English and French, for the person approving.
 
 No engine vocabulary here (units, briefs, gates, splitter, judge, worker calls) and no server
 paths: what will change, where, and what needs a decision. Changes are shown as words struck
 through and replaced (`~~$10/month~~ **$12/month**`), which wraps like any sentence.
-Typed replies to a pending question are read here too (EN and FR).
+Typed replies to a pending question are read in `kb_update.replies`.
 """
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ from decimal import Decimal
 from typing import Any
 
 from kb_update.markdown import blocks, sentences
+from kb_update.prices import find_money, rewrite_mention_text
 
 TEXTS: dict[str, dict[str, str]] = {
     "en": {
@@ -371,42 +372,5 @@ def _decided_value(item: dict[str, Any]) -> str:
         return item.get("path", "")
     if decision["choice"] == "computed":
         return item["computed"]
-    from kb_update.prices import find_money, rewrite_mention_text
-
     found = find_money(item["current"])
     return rewrite_mention_text(found[0], Decimal(decision["value"])) if found else decision["value"]
-
-
-# --- typed replies ------------------------------------------------------------------------
-_NO = re.compile(r"^(?:no|non|nope|reject|rejeter|refuse[rz]?|cancel|annule[rz]?|don'?t|do not|ne pas|pas|stop|"
-                 r"keep|garde[rz]?|conserve[rz]?|laisse[rz]?)\b")
-_YES = re.compile(r"^(?:yes|yep|y|ok|okay|sure|oui|ouais|d'accord|approve[ds]?|approuve[rz]?|valide[rz]?|publish|"
-                  r"publie[rz]?|add|ajoute[rz]?|apply|applique[rz]?|use|utilise[rz]?|go|vas-y|allez-y)\b")
-_ALL = re.compile(r"\b(?:all|every|tout|toutes|tous)\b")
-
-
-def _clean(text: str) -> str:
-    return re.sub(r"\s+", " ", text.strip().lower().replace("’", "'")).strip(" .!?")
-
-
-def yes_no(text: str) -> bool | None:
-    """A typed answer to a yes/no approval (EN/FR), or None when it is not one."""
-    word = _clean(text)
-    if _NO.match(word) or re.search(r"\b(?:don'?t|do not|ne pas|pas)\s+(?:publish|publier|apply|appliquer)", word):
-        return False
-    if _YES.match(word):
-        return True
-    return None
-
-
-def decision_reply(text: str) -> dict[str, Any] | None:
-    """A typed answer to an item left for a person: the computed value, keep, or an amount."""
-    word = _clean(text)
-    if re.search(r"\d", word) and not _YES.match(word):
-        return {"choice": "value", "value": word}
-    answer = yes_no(word)
-    if answer is None:
-        return None
-    if answer:
-        return {"choice": "computed", "all": bool(_ALL.search(word))}
-    return {"choice": "keep", "all": bool(_ALL.search(word))}

@@ -1,7 +1,7 @@
-"""The "Knowledge update" profile's conversation, driven through a recording fake UI.
+"""The knowledge update's chat conversation, its `relais.events` recorded by a fake UI.
 
 Each `conversation()` call is a fresh page (a reload, a second instance): nothing is carried
-over but the checkpoint file, which is what the profile must rebuild its question from."""
+over but the checkpoint file, which is what the conversation must rebuild its question from."""
 
 from __future__ import annotations
 
@@ -11,7 +11,16 @@ from typing import Any
 
 import pytest
 
+from kb_update.conversation import LOG_STEP, PUBLISH_STEP, KbUpdateConversation
 from kb_update.graph import Components, EngineConfig
+from relais.events import (
+    AnsweredEvent,
+    Choice,
+    InterruptEvent,
+    MessageEvent,
+    StaleChoiceEvent,
+    StepEvent,
+)
 from relais.settings import get_settings
 from tests.kb_update.conftest import snapshot
 
@@ -20,7 +29,7 @@ DEVELOPER_WORDS = ("unit", "brief", "gate", "splitter", "judge", "worker", "atte
 
 
 class FakeSurface:
-    """Records what the profile shows; the live question is the last prompt not answered."""
+    """Records what a chat UI would show of the events; the live question is the last prompt."""
 
     def __init__(self) -> None:
         self.said: list[str] = []
@@ -53,12 +62,50 @@ class FakeSurface:
     def live(self) -> dict[str, Any]:
         return self.prompts[-1]
 
+    async def show(self, events: Any) -> bool:
+        """Show a turn's events; whether it asked a question."""
+        asked = False
+        async for event in events:
+            if isinstance(event, MessageEvent):
+                await self.say(event.text)
+            elif isinstance(event, StepEvent) and event.key == LOG_STEP:
+                assert event.status != "running"  # one collapsed log, sent once the work is done
+                await self.work_log(event.title, [line[2:] for line in event.output.split("\n")],
+                                    event.status == "failed")
+            elif isinstance(event, StepEvent) and event.key == PUBLISH_STEP:
+                await self.progress(event.title, [line[2:] for line in event.output.split("\n")],
+                                    event.status != "running")
+            elif isinstance(event, InterruptEvent):
+                asked = True
+                choices = [(c.label, c.answer) if isinstance(c, Choice) else (c, c) for c in event.choices]
+                await self.prompt(str(event.interrupt_id), event.prompt, choices)
+            elif isinstance(event, AnsweredEvent):
+                await self.answered(event.echo)
+            elif isinstance(event, StaleChoiceEvent):
+                await self.stale()
+            else:
+                raise AssertionError(f"unexpected event {event!r}")
+        return asked
+
+
+class Chat:
+    """One page's conversation: each call shows the turn's events on its surface."""
+
+    def __init__(self, conversation: KbUpdateConversation, surface: FakeSurface) -> None:
+        self.conversation, self.surface = conversation, surface
+
+    async def show_pending(self) -> bool:
+        return await self.surface.show(self.conversation.show_pending())
+
+    async def handle(self, text: str) -> None:
+        await self.surface.show(self.conversation.handle(text))
+
+    async def choose(self, value: str, interrupt_id: str | None, label: str) -> None:
+        await self.surface.show(self.conversation.choose(value, interrupt_id, label))
+
 
 @pytest.fixture
 def conversation(kb: Path, monkeypatch: pytest.MonkeyPatch):
-    pytest.importorskip("chainlit")
-    from chatbot.profiles.kb_update import KbUpdateConversation
-
     monkeypatch.setenv("RELAIS_KB_DIR", str(kb))
     get_settings.cache_clear()
     journal = Path(get_settings().data_dir) / "journal.jsonl"
@@ -68,9 +115,9 @@ def conversation(kb: Path, monkeypatch: pytest.MonkeyPatch):
         parts.journal = journal
         return parts
 
-    def make(surface: FakeSurface, language: str = "en", thread: str = "thread-1") -> KbUpdateConversation:
-        return KbUpdateConversation(surface, thread, language, components=components,
-                                    config=EngineConfig(wave_size=3))
+    def make(surface: FakeSurface, language: str = "en", thread: str = "thread-1") -> Chat:
+        return Chat(KbUpdateConversation(thread, language, components=components, config=EngineConfig(wave_size=3)),
+                    surface)
 
     make.journal = journal  # type: ignore[attr-defined]
     return make
