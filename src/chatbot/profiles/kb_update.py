@@ -14,7 +14,13 @@ from typing import Any
 import chainlit as cl
 from chainlit.data import get_data_layer
 
-from chatbot.ui.pending import clicked_interrupt_id, is_live, refuse_stale, schedule_after_resume, thread_lock
+from chatbot.ui.pending import (
+    clicked_interrupt_id,
+    is_live,
+    refuse_stale,
+    schedule_after_resume,
+    thread_lock,
+)
 from chatbot.ui.render import TurnRenderer
 from kb_update.conversation import KbUpdateConversation
 from kb_update.wording import lang_of
