@@ -23,6 +23,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver
+
 from debate.config import DebateConfig
 from debate.events import DebateEvent, DebateFailed, DebateFinished, RunStarted
 from debate.graph import (
@@ -36,6 +38,8 @@ from debate.memory import DebateMemory, read_json, write_json_atomic
 from debate.metrics import compute_metrics
 from debate.state import initial_state
 from debate.transcript import render_transcript
+from relais.models import chat_model
+from relais.settings import get_settings
 
 RUN_FILE = "run.json"
 CHECKPOINT_FILE = "checkpoints.sqlite"
@@ -51,8 +55,6 @@ class RunError(RuntimeError):
 def default_out_dir(motion: str, base: Path | None = None) -> Path:
     """`<data_dir>/debates/<UTC time>-<motion slug>`: one folder per run, sortable by date."""
     if base is None:
-        from relais.settings import get_settings
-
         base = get_settings().data_dir / "debates"
     slug = re.sub(r"[^\w]+", "-", motion.lower(), flags=re.UNICODE).strip("-")[:40] or "debate"
     return base / f"{datetime.now(UTC).strftime('%Y%m%d-%H%M%S')}-{slug}"
@@ -99,6 +101,39 @@ def finalize(
     return transcript, metrics
 
 
+def _run_identity(out: Path, motion: str | None, config: DebateConfig | None, resume: bool
+                  ) -> tuple[str, str, DebateConfig]:
+    """The motion, checkpoint thread id and config of the run (the stored ones on resume)."""
+    if resume:
+        record = read_json(out / RUN_FILE, None)
+        if not record:
+            raise RunError(f"nothing to resume in {out}: no {RUN_FILE}")
+        return record["motion"], record["thread_id"], config or DebateConfig.model_validate(record["config"])
+    if not motion or not motion.strip():
+        raise RunError("the motion is empty")
+    if (out / RUN_FILE).exists():
+        raise RunError(f"{out} already holds a debate: resume it or choose another directory")
+    return motion, uuid.uuid4().hex, config or DebateConfig.load()
+
+
+def _prepare_dir(out: Path, motion: str, thread_id: str, config: DebateConfig, model: str,
+                 resume: bool) -> DebateMemory:
+    """The run's folder, memory, picture and run record (a resumed run's record says running)."""
+    out.mkdir(parents=True, exist_ok=True)
+    memory = DebateMemory(out)
+    memory.ensure()
+    (out / GRAPH_FILE).write_text(mermaid_diagram(config), encoding="utf-8")
+    if resume:
+        _update_run(out, status="running", error=None, config=config.model_dump())
+    else:
+        write_json_atomic(out / RUN_FILE, {
+            "motion": motion, "thread_id": thread_id, "version": config.version, "model": model,
+            "config": config.model_dump(), "status": "running", "error": None,
+            "started_at": _now(), "updated_at": _now(),
+        })
+    return memory
+
+
 async def run_debate(
     motion: str | None,
     *,
@@ -115,53 +150,14 @@ async def run_debate(
     `model_name`) replaces the stored one; the number of rounds stays the run's own.
     """
     out = Path(out_dir)
-    if model_factory is None:
-        from relais.models import chat_model
-
-        model_factory = chat_model  # type: ignore[assignment]
-    if resume:
-        record = read_json(out / RUN_FILE, None)
-        if not record:
-            raise RunError(f"nothing to resume in {out}: no {RUN_FILE}")
-        motion, thread_id = record["motion"], record["thread_id"]
-        config = config or DebateConfig.model_validate(record["config"])
-    else:
-        if not motion or not motion.strip():
-            raise RunError("the motion is empty")
-        if (out / RUN_FILE).exists():
-            raise RunError(f"{out} already holds a debate: resume it or choose another directory")
-        config = config or DebateConfig.load()
-        thread_id = uuid.uuid4().hex
-    assert motion is not None and config is not None
-    debater, _ = make_models(model_factory, config)  # ModelNotConfigured before any file exists
-
-    out.mkdir(parents=True, exist_ok=True)
-    memory = DebateMemory(out)
-    memory.ensure()
-    (out / GRAPH_FILE).write_text(mermaid_diagram(config), encoding="utf-8")
-    if resume:
-        _update_run(out, status="running", error=None, config=config.model_dump())
-    else:
-        write_json_atomic(
-            out / RUN_FILE,
-            {
-                "motion": motion,
-                "thread_id": thread_id,
-                "version": config.version,
-                "model": model_label(debater),
-                "config": config.model_dump(),
-                "status": "running",
-                "error": None,
-                "started_at": _now(),
-                "updated_at": _now(),
-            },
-        )
-
-    from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver
+    factory: ModelFactory = model_factory or chat_model  # type: ignore[assignment]
+    motion, thread_id, config = _run_identity(out, motion, config, resume)
+    debater, _ = make_models(factory, config)  # ModelNotConfigured before any file exists
+    memory = _prepare_dir(out, motion, thread_id, config, model_label(debater), resume)
 
     final: DebateEvent
     async with AsyncSqliteSaver.from_conn_string(str(out / CHECKPOINT_FILE)) as saver:
-        graph = build_debate_graph(model_factory, config, memory, saver)
+        graph = build_debate_graph(factory, config, memory, saver)
         snapshot = await graph.aget_state({"configurable": {"thread_id": thread_id}})
         values: Mapping[str, Any] = snapshot.values or {}
         rounds = int(values.get("rounds") or config.rounds)

@@ -45,20 +45,13 @@ def kb_update_command(
     judge check each unit; failed units are retried with their evidence; repeated failures become
     lessons you approve; one review with a diff per article is approved before publishing.
     """
-    from rich.console import Console
+    from rich.console import Console  # lazy: `relais --help` does not load the engine
     from rich.markup import escape
 
     from kb_update.factory import components_for
     from kb_update.graph import EngineConfig
-    from kb_update.price_job import PriceChange, PriceChangeJob
-    from kb_update.runner import (
-        KbUpdateRun,
-        RunawayRunError,
-        checkpoint_path,
-        drive,
-        sqlite_checkpointer,
-    )
-    from kb_update.splitter import SplitCoverageError
+    from kb_update.price_job import PriceChangeJob
+    from kb_update.runner import KbUpdateRun, checkpoint_path, sqlite_checkpointer
     from relais.models import engine_info
     from relais.settings import get_settings
 
@@ -68,16 +61,7 @@ def kb_update_command(
     if not kb_dir.is_dir():
         console.print(f"[red]Knowledge-base folder {kb_dir} not found.[/red] Pass --kb DIR or set RELAIS_KB_DIR.")
         raise typer.Exit(2)
-    if linked_prices not in ("ask", "follow"):
-        console.print("[red]--linked-prices must be 'ask' or 'follow'.[/red]")
-        raise typer.Exit(2)
-    try:
-        change = PriceChange.parse(old, new, label=label, effective_date=effective_date,
-                                   existing_customers=existing_customers,
-                                   linked_prices_follow=linked_prices == "follow")
-    except ValueError as exc:
-        console.print(f"[red]{exc}[/red]")
-        raise typer.Exit(2) from exc
+    change = _change(console, old, new, label, effective_date, existing_customers, linked_prices)
     job = PriceChangeJob(change)
     for warning in change.warnings():
         console.print(f"[yellow]{escape(warning)}[/yellow]")
@@ -86,20 +70,45 @@ def kb_update_command(
     console.print(f"[bold]{job.summary()}[/bold]  KB: {kb_dir}  engine: {engine_info(settings).label}"
                   + ("  (offline: rules, deterministic worker, code judge stand-in)" if offline else ""))
     config = EngineConfig(max_attempts=max_attempts, wave_size=wave_size, recursion_limit=recursion_limit)
-    printer = _Printer(console, approve_all)
     with sqlite_checkpointer(checkpoint_path(settings)) as saver:
         run = KbUpdateRun(parts, kb_dir, saver, config, job_record=change.to_dict())
         console.print(f"run id: {run.thread_id}")
-        try:
-            finished = drive(run, printer.decide, printer.event)
-        except (RunawayRunError, SplitCoverageError) as exc:
-            console.print(f"[red]{escape(str(exc))}[/red]")
-            raise typer.Exit(1) from exc
-        except Exception as exc:  # a model or file error: say it, nothing was published
-            console.print(f"[red]kb-update failed: {escape(type(exc).__name__)}: {escape(str(exc))}[/red] "
-                          "Nothing was published.")
-            raise typer.Exit(1) from exc
+        finished = _drive(console, run, _Printer(console, approve_all))
     _print_result(console, finished, json_output)
+
+
+def _change(console: Any, old: str, new: str, label: str, effective_date: str | None,
+            existing_customers: str | None, linked_prices: str) -> Any:
+    """The price change the options state; a wrong option exits with code 2."""
+    from kb_update.price_job import PriceChange  # lazy: `relais --help` does not load the engine
+
+    if linked_prices not in ("ask", "follow"):
+        console.print("[red]--linked-prices must be 'ask' or 'follow'.[/red]")
+        raise typer.Exit(2)
+    try:
+        return PriceChange.parse(old, new, label=label, effective_date=effective_date,
+                                 existing_customers=existing_customers, linked_prices_follow=linked_prices == "follow")
+    except ValueError as exc:
+        console.print(f"[red]{exc}[/red]")
+        raise typer.Exit(2) from exc
+
+
+def _drive(console: Any, run: Any, printer: _Printer) -> Any:
+    """Run to the end, asking in the terminal; a failure is said and exits with code 1."""
+    from rich.markup import escape  # lazy: `relais --help` does not load the engine
+
+    from kb_update.runner import RunawayRunError, drive
+    from kb_update.splitter import SplitCoverageError
+
+    try:
+        return drive(run, printer.decide, printer.event)
+    except (RunawayRunError, SplitCoverageError) as exc:
+        console.print(f"[red]{escape(str(exc))}[/red]")
+        raise typer.Exit(1) from exc
+    except Exception as exc:  # a model or file error: say it, nothing was published
+        console.print(f"[red]kb-update failed: {escape(type(exc).__name__)}: {escape(str(exc))}[/red] "
+                      "Nothing was published.")
+        raise typer.Exit(1) from exc
 
 
 class _Printer:
