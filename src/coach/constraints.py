@@ -11,15 +11,17 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
 from coach import _vocabulary as vocab
 from coach._text import clauses as split_clauses
-from coach._text import find_keywords, fold, has_any, normalize, only_emoji, tokens
+from coach._text import find_keywords, has_any, normalize, only_emoji, tokens
 from coach.keywords import NUTRITION_KEYWORDS, WORKOUT_KEYWORDS
 from coach.language import Language, conversation_language
+from coach.quantities import body_weight, days_per_week, session_counts, stated_targets
 
 Goal = Literal["muscle", "fat_loss", "endurance", "mixed", "general"]
 Equipment = Literal["gym", "dumbbells", "bodyweight"]
@@ -88,116 +90,6 @@ def diet_exclusions(diet: str | None) -> set[str]:
 
 # --- vocabulary (accent-free, notation of coach._text) -----------------------------------------
 
-_NUMBER_WORDS = {
-    "one": 1,
-    "two": 2,
-    "three": 3,
-    "four": 4,
-    "five": 5,
-    "six": 6,
-    "seven": 7,
-    "once": 1,
-    "twice": 2,
-    "un": 1,
-    "une": 1,
-    "deux": 2,
-    "trois": 3,
-    "quatre": 4,
-    "cinq": 5,
-    # "six" (FR) is the English key above
-    "sept": 7,
-    "eight": 8,
-    "huit": 8,
-}
-_NUM = r"(?<![a-z0-9])(\d|one|two|three|four|five|six|seven|un|une|deux|trois|quatre|cinq|sept)"
-_DAYS_RE = [
-    re.compile(
-        _NUM + r"\s*(?:x|times?|days?|sessions?|workouts?|jours?|fois|seances?|entrainements?)"
-        r"(?:\s+(?:of\s+)?(?:training|workouts?|d entrainement|de sport|de musculation|at the gym))?"
-        r"\s*(?:(?:a|per|each|every|par|dans\s+la|la|chaque)\s*)?(?:week|wk|semaine)"
-    ),
-    re.compile(r"(once|twice)\s+(?:a|per)\s+week"),
-    re.compile(r"(?:train|training|workout|gym|go)\s+" + _NUM + r"\s+days"),
-    # "a 3-day plan", "programme sur 4 jours", "5 day split" (not "in 3 days", "2 days ago")
-    re.compile(
-        r"(?<!\bin )(?<!\bdans )(?<!\bwithin )(?<!\bafter )(?<!\bapres )(?<!\brest )(?<!\brepos )"
-        + _NUM + r"[\s-]*(?:days?|jours?)(?![\s-]*(?:ago|off|of rest|de repos|plus tard|later))"
-    ),
-]
-_NUM_ANY = r"(?<![a-z0-9])(\d|one|two|three|four|five|six|seven|un|une|deux|trois|quatre|cinq|six|sept)"
-_CARDIO_RE = re.compile(
-    _NUM_ANY + r"\s+(?:x\s+)?(?:cardio|runs?|jogs?|rides?|swims?|sessions?\s+of\s+cardio|seances?\s+de\s+cardio"
-    r"|sorties?|footings?|courses?\s+a\s+pied)"
-)
-_STRENGTH_RE = re.compile(
-    _NUM_ANY + r"\s+(?:x\s+)?(?:strength|lifting|weights?|weight\s+training|gym|resistance|muscu\w*|renfo\w*"
-    r"|seances?\s+de\s+(?:muscu\w*|renfo\w*|force))"
-)
-_MINUTES_RE = re.compile(
-    r"(\d{2,3})\s*-?\s*(?:min|mins|minutes?)\b|(?<![a-z0-9])(an|one|1|une)\s+(?:hour|heure)\b"
-    r"|(\d)\s*(?:h|hours?|heures?)\b(?!\s*\d)"
-)
-_MEALS_RE = re.compile(_NUM_ANY.replace("seven|", "seven|eight|").replace("sept)", "sept|huit)")
-                       + r"\s+(?:meals?|repas|prises?\s+alimentaires?)")
-_KCAL_RE = re.compile(r"(\d[\d\s.,]{2,5})\s*(?:kcal|calories|cal)\b")
-_TARGET_WEIGHT_RE = re.compile(
-    r"(?:reach|get\s+(?:down\s+|up\s+)?to|down\s+to|up\s+to|goal\s+weight\s+(?:of\s+|is\s+)?|target\s+(?:weight\s+)?(?:of\s+|is\s+)?"
-    r"|atteindre|arriver\s+a|descendre\s+a|monter\s+a|objectif\s+(?:de\s+)?)\s*(\d{2,3}(?:[.,]\d)?)\s*(kg|kgs|kilos?|lbs?|pounds?)"
-)
-_WEIGHT_CHANGE_RE = re.compile(
-    r"(lose|drop|shed|perdre|gain|put\s+on|prendre)\s+(\d{1,2}(?:[.,]\d)?)\s*(kg|kgs|kilos?|lbs?|pounds?)"
-)
-
-
-def _number(word: str) -> int | None:
-    return int(word) if word.isdigit() else _NUMBER_WORDS.get(word)
-
-
-def _counts(norm: str) -> tuple[int | None, int | None, int | None, int | None]:
-    """(strength sessions, cardio sessions, minutes per session, meals per day) stated in `norm`."""
-    strength = cardio = minutes = meals = None
-    if m := _STRENGTH_RE.search(norm):
-        strength = _number(m.group(1))
-    if m := _CARDIO_RE.search(norm):
-        cardio = _number(m.group(1))
-    for m in _MINUTES_RE.finditer(norm):
-        value = int(m.group(1)) if m.group(1) else (60 if m.group(2) else int(m.group(3)) * 60)
-        if 10 <= value <= 180:
-            minutes = value
-    if m := _MEALS_RE.search(norm):
-        value = _number(m.group(1))
-        meals = value if value and 1 <= value <= 8 else None
-    return strength, cardio, minutes, meals
-
-
-def _kg(value: str, unit: str) -> float:
-    kg = float(value.replace(",", "."))
-    return kg / 2.2046 if unit.startswith(("lb", "pound")) else kg
-
-
-def _targets(text: str) -> tuple[int | None, float | None, float | None]:
-    """(daily kcal, target weight kg, weight change kg) stated in `text`."""
-    norm = fold(text)
-    kcal = None
-    for m in _KCAL_RE.finditer(norm):
-        value = int(re.sub(r"[\s.,]", "", m.group(1)) or 0)
-        if 1000 <= value <= 6000:
-            kcal = value
-    target = None
-    if m := _TARGET_WEIGHT_RE.search(norm):
-        value = _kg(m.group(1), m.group(2))
-        target = round(value, 1) if 35 <= value <= 250 else None
-    change = None
-    if m := _WEIGHT_CHANGE_RE.search(norm):
-        sign = -1 if m.group(1) in ("lose", "drop", "shed", "perdre") else 1
-        change = round(sign * _kg(m.group(2), m.group(3)), 1)
-    return kcal, target, change
-
-_WEIGHT_RE = re.compile(
-    r"(\d{2,3}(?:[.,]\d)?)\s*(kg|kgs|kilos?|kilogrammes?|kilograms?|lbs?|pounds?|livres)\b"
-)
-
-
 def _negated(norm: str, start: int, window: int = 3) -> bool:
     """A negation word among the `window` tokens just before position `start`."""
     before = norm[:start].split()[-window:]
@@ -221,19 +113,6 @@ def goal_from(signals: set[str]) -> Goal | None:
     if len(signals) == 1:
         return next(iter(signals))  # type: ignore[return-value]
     return "mixed"
-
-
-def _days(norm: str) -> int | None:
-    for regex in _DAYS_RE:
-        matches = list(regex.finditer(norm))
-        if matches:
-            word = matches[-1].group(1)
-            value = int(word) if word.isdigit() else _NUMBER_WORDS.get(word)
-            if value and 1 <= value <= 7:
-                return value
-    if has_any(norm, vocab.DAILY):
-        return 6
-    return None
 
 
 def _equipment(norm: str) -> Equipment | None:
@@ -341,21 +220,6 @@ def _food_updates(
     )
 
 
-def _weight(text: str) -> float | None:
-    norm = fold(text)
-    targets = [t.span(1) for t in _TARGET_WEIGHT_RE.finditer(norm)]
-    for m in _WEIGHT_RE.finditer(norm):
-        before = set(norm[: m.start()].split()[-3:])
-        if before & vocab.WEIGHT_CHANGE or any(a <= m.start() < b for a, b in targets):
-            continue
-        value = float(m.group(1).replace(",", "."))
-        if m.group(2).startswith(("lb", "pound", "livre")):
-            value = value / 2.2046
-        if 35 <= value <= 250:
-            return round(value, 1)
-    return None
-
-
 def _is_allergy_free_statement(clause_norm: str) -> bool:
     return has_any(
         clause_norm,
@@ -371,28 +235,65 @@ def _is_allergy_free_statement(clause_norm: str) -> bool:
     )
 
 
+@dataclass
+class _Restrictions:
+    """Injuries, diet and foods to avoid, updated clause by clause (later statements win)."""
+
+    injuries: set[str] = field(default_factory=set)
+    diet: Diet | None = None
+    allergies: set[str] = field(default_factory=set)
+    intolerances: set[str] = field(default_factory=set)
+    avoid: set[str] = field(default_factory=set)
+
+    def read(self, cnorm: str) -> None:
+        added, healed = _injury_updates(cnorm, pending="unspecified" in self.injuries)
+        self.injuries -= healed
+        if added - {"unspecified"}:
+            self.injuries.discard("unspecified")
+            self.injuries |= added
+        elif added and not self.injuries:
+            self.injuries.add("unspecified")
+        named, negated = _diet(cnorm)
+        if named and not negated:
+            self.diet = named
+        elif named and negated and self.diet == named:
+            self.diet = "omnivore"
+        if _is_allergy_free_statement(cnorm):
+            return
+        pending = ("allergy" if "unspecified" in self.allergies
+                   else "intolerance" if "unspecified" in self.intolerances else None)
+        a, i, v, unspecified_a, unspecified_i = _food_updates(cnorm, pending=pending)
+        if a:
+            self.allergies.discard("unspecified")
+        if i:
+            self.intolerances.discard("unspecified")
+        self.allergies |= a
+        self.intolerances |= i
+        self.avoid |= v
+        if unspecified_a and not self.allergies:
+            self.allergies.add("unspecified")
+        if unspecified_i and not self.intolerances:
+            self.intolerances.add("unspecified")
+
+
 def extract_constraints(texts: Iterable[str], language: Language | None = None) -> Constraints:
     """Constraints stated across `texts` (the person's messages, oldest first)."""
     texts = [t for t in texts if t and t.strip()]
     goal_signals: set[str] = set()
     days: int | None = None
     equipment: Equipment | None = None
-    injuries: set[str] = set()
-    diet: Diet | None = None
-    allergies: set[str] = set()
-    intolerances: set[str] = set()
-    avoid: set[str] = set()
+    said = _Restrictions()
     weight: float | None = None
     strength = cardio = minutes = meals = kcal = None
     target: float | None = None
     change: float | None = None
     for text in texts:
         norm = normalize(text)
-        s, c, mins, n_meals = _counts(norm)
+        s, c, mins, n_meals = session_counts(norm)
         if s is not None or c is not None:  # a new split replaces the old one as a whole
             strength, cardio = s, c
         minutes, meals = mins or minutes, n_meals or meals
-        k, t, ch = _targets(text)
+        k, t, ch = stated_targets(text)
         kcal, target, change = k or kcal, t or target, ch or change
         if ch and not _goal_signals(norm):
             goal_signals = {"fat_loss" if ch < 0 else "muscle"}
@@ -401,39 +302,11 @@ def extract_constraints(texts: Iterable[str], language: Language | None = None) 
             if has_any(norm, vocab.GOAL_CHANGE):
                 goal_signals = set()
             goal_signals |= signals
-        days = _days(norm) or days
+        days = days_per_week(norm) or days
         equipment = _equipment(norm) or equipment
-        weight = _weight(text) or weight
+        weight = body_weight(text) or weight
         for clause in split_clauses(text):
-            cnorm = normalize(clause)
-            added, healed = _injury_updates(cnorm, pending="unspecified" in injuries)
-            injuries -= healed
-            if added - {"unspecified"}:
-                injuries.discard("unspecified")
-                injuries |= added
-            elif added and not injuries:
-                injuries.add("unspecified")
-            named, negated = _diet(cnorm)
-            if named and not negated:
-                diet = named
-            elif named and negated and diet == named:
-                diet = "omnivore"
-            if _is_allergy_free_statement(cnorm):
-                continue
-            pending = ("allergy" if "unspecified" in allergies
-                       else "intolerance" if "unspecified" in intolerances else None)
-            a, i, v, unspecified_a, unspecified_i = _food_updates(cnorm, pending=pending)
-            if a:
-                allergies.discard("unspecified")
-            if i:
-                intolerances.discard("unspecified")
-            allergies |= a
-            intolerances |= i
-            avoid |= v
-            if unspecified_a and not allergies:
-                allergies.add("unspecified")
-            if unspecified_i and not intolerances:
-                intolerances.add("unspecified")
+            said.read(normalize(clause))
     if not goal_signals and target and weight and target != weight:
         goal_signals = {"fat_loss" if target < weight else "muscle"}
     lang = language or conversation_language(texts)
@@ -441,11 +314,11 @@ def extract_constraints(texts: Iterable[str], language: Language | None = None) 
         goal=goal_from(goal_signals),
         days_per_week=days,
         equipment=equipment,
-        injuries=sorted(injuries),
-        diet=diet,
-        allergies=sorted(allergies),
-        intolerances=sorted(intolerances - allergies),
-        avoid=sorted(avoid - allergies - intolerances),
+        injuries=sorted(said.injuries),
+        diet=said.diet,
+        allergies=sorted(said.allergies),
+        intolerances=sorted(said.intolerances - said.allergies),
+        avoid=sorted(said.avoid - said.allergies - said.intolerances),
         weight_kg=weight,
         strength_per_week=strength,
         cardio_per_week=cardio,
