@@ -7,6 +7,7 @@ can replace this class behind `coach.plans.WorkoutProvider`.
 
 from __future__ import annotations
 
+from coach import workout_tables as tables
 from coach._exercises import (
     CARDIO,
     INJURY_EXCLUDES,
@@ -16,243 +17,6 @@ from coach._exercises import (
     Exercise,
 )
 from coach.plans import CardioSession, ExerciseItem, Session, WorkoutPlan, WorkoutRequest
-
-# goal → (strength days, cardio sessions) when the person did not say how many days they have
-_DEFAULT_VOLUME = {
-    "mixed": (4, 2),
-    "muscle": (4, 1),
-    "fat_loss": (3, 3),
-    "endurance": (2, 3),
-    "general": (3, 2),
-}
-
-_DOSES = {  # goal → kind → sets × reps
-    "mixed": {"compound": "4 × 8–10", "accessory": "3 × 10–12", "calves": "3 × 12–15"},
-    "muscle": {"compound": "4 × 6–10", "accessory": "3 × 10–12", "calves": "4 × 10–15"},
-    "fat_loss": {"compound": "3 × 10–12", "accessory": "3 × 12–15", "calves": "3 × 15"},
-    "endurance": {"compound": "3 × 10–12", "accessory": "2 × 12–15", "calves": "3 × 15–20"},
-    "general": {"compound": "3 × 8–12", "accessory": "3 × 10–12", "calves": "3 × 12–15"},
-}
-
-_TEMPLATES: dict[str, tuple[tuple[str, str], list[tuple[str, int]]]] = {
-    "full_a": (
-        ("Full body A", "Corps entier A"),
-        [("squat", 0), ("h_push", 0), ("h_pull", 0), ("hinge", 2), ("core", 0)],
-    ),
-    "full_b": (
-        ("Full body B", "Corps entier B"),
-        [("hinge", 0), ("v_push", 0), ("v_pull", 0), ("single_leg", 0), ("core", 1)],
-    ),
-    "full_c": (
-        ("Full body C", "Corps entier C"),
-        [("squat", 1), ("incline_push", 0), ("h_pull", 1), ("single_leg", 1), ("core", 2)],
-    ),
-    "upper_a": (
-        ("Upper body A", "Haut du corps A"),
-        [("h_push", 0), ("h_pull", 0), ("v_push", 0), ("v_pull", 0), ("biceps", 0), ("triceps", 0)],
-    ),
-    "lower_a": (
-        ("Lower body A", "Bas du corps A"),
-        [
-            ("squat", 0),
-            ("hinge", 0),
-            ("single_leg", 0),
-            ("leg_curl", 0),
-            ("calves", 0),
-            ("core", 0),
-        ],
-    ),
-    "upper_b": (
-        ("Upper body B", "Haut du corps B"),
-        [
-            ("incline_push", 0),
-            ("v_pull", 1),
-            ("h_pull", 1),
-            ("lateral", 0),
-            ("biceps", 1),
-            ("triceps", 1),
-        ],
-    ),
-    "lower_b": (
-        ("Lower body B", "Bas du corps B"),
-        [
-            ("hinge", 2),
-            ("squat", 1),
-            ("single_leg", 1),
-            ("leg_curl", 1),
-            ("calves", 1),
-            ("core", 1),
-        ],
-    ),
-    "push": (
-        ("Push", "Poussée"),
-        [("h_push", 0), ("v_push", 0), ("incline_push", 0), ("lateral", 0), ("triceps", 0)],
-    ),
-    "pull": (
-        ("Pull", "Tirage"),
-        [("v_pull", 0), ("h_pull", 0), ("h_pull", 1), ("lateral", 1), ("biceps", 0)],
-    ),
-    "legs": (
-        ("Legs", "Jambes"),
-        [
-            ("squat", 0),
-            ("hinge", 0),
-            ("single_leg", 0),
-            ("leg_curl", 0),
-            ("calves", 0),
-            ("core", 0),
-        ],
-    ),
-    "push_b": (
-        ("Push B", "Poussée B"),
-        [("incline_push", 0), ("v_push", 1), ("h_push", 1), ("lateral", 0), ("triceps", 1)],
-    ),
-    "pull_b": (
-        ("Pull B", "Tirage B"),
-        [("h_pull", 1), ("v_pull", 1), ("h_pull", 2), ("lateral", 1), ("biceps", 1)],
-    ),
-    "legs_b": (
-        ("Legs B", "Jambes B"),
-        [
-            ("hinge", 2),
-            ("squat", 1),
-            ("single_leg", 1),
-            ("leg_curl", 1),
-            ("calves", 1),
-            ("core", 1),
-        ],
-    ),
-}
-_SPLITS = {
-    1: (("Full body", "Corps entier"), ["full_a"]),
-    2: (("Full body A/B", "Corps entier A/B"), ["full_a", "full_b"]),
-    3: (("Full body A/B/C", "Corps entier A/B/C"), ["full_a", "full_b", "full_c"]),
-    4: (
-        ("Upper/lower split", "Split haut/bas du corps"),
-        ["upper_a", "lower_a", "upper_b", "lower_b"],
-    ),
-    5: (
-        ("Upper/lower + push/pull/legs", "Haut/bas + poussée/tirage/jambes"),
-        ["upper_a", "lower_a", "push", "pull", "legs"],
-    ),
-    6: (
-        ("Push/pull/legs × 2", "Poussée/tirage/jambes × 2"),
-        ["push", "pull", "legs", "push_b", "pull_b", "legs_b"],
-    ),
-}
-
-# (kind, title EN, title FR, prescription EN, prescription FR)
-_CARDIO_PLAN = {
-    "mixed": [
-        (
-            "intervals",
-            "Intervals",
-            "Fractionné",
-            "20 min: 10 × (1 min hard / 1 min easy)",
-            "20 min : 10 × (1 min rapide / 1 min facile)",
-        ),
-        (
-            "steady",
-            "Steady cardio",
-            "Cardio continu",
-            "30–40 min at a conversational pace (zone 2)",
-            "30–40 min à allure conversationnelle (zone 2)",
-        ),
-    ],
-    "muscle": [
-        (
-            "steady",
-            "Easy cardio",
-            "Cardio léger",
-            "20–30 min easy, for heart health and recovery",
-            "20–30 min facile, pour le cœur et la récupération",
-        )
-    ],
-    "fat_loss": [
-        (
-            "steady",
-            "Steady cardio",
-            "Cardio continu",
-            "35–45 min at a conversational pace (zone 2)",
-            "35–45 min à allure conversationnelle (zone 2)",
-        ),
-        (
-            "intervals",
-            "Intervals",
-            "Fractionné",
-            "20 min: 10 × (1 min hard / 1 min easy)",
-            "20 min : 10 × (1 min rapide / 1 min facile)",
-        ),
-        ("steady", "Long easy cardio", "Cardio long et facile", "45 min easy", "45 min facile"),
-    ],
-    "endurance": [
-        (
-            "long",
-            "Long easy session",
-            "Sortie longue facile",
-            "45–60 min easy (zone 2)",
-            "45–60 min facile (zone 2)",
-        ),
-        (
-            "tempo",
-            "Tempo",
-            "Tempo",
-            "30 min: 10 easy, 15 comfortably hard, 5 easy",
-            "30 min : 10 facile, 15 soutenu, 5 facile",
-        ),
-        (
-            "intervals",
-            "Intervals",
-            "Fractionné",
-            "6 × (3 min hard / 2 min easy)",
-            "6 × (3 min rapide / 2 min facile)",
-        ),
-    ],
-    "general": [
-        (
-            "steady",
-            "Steady cardio",
-            "Cardio continu",
-            "30 min at a conversational pace",
-            "30 min à allure conversationnelle",
-        ),
-        (
-            "intervals",
-            "Intervals",
-            "Fractionné",
-            "20 min: 8 × (1 min hard / 90 s easy)",
-            "20 min : 8 × (1 min rapide / 90 s facile)",
-        ),
-    ],
-}
-_CARDIO_PREFERENCE = {
-    "intervals": ["run", "rower", "jump_rope", "bike", "cycling", "elliptical", "swim"],
-    "steady": [
-        "incline_walk",
-        "brisk_walk",
-        "run",
-        "elliptical",
-        "bike",
-        "cycling",
-        "rower",
-        "swim",
-    ],
-    "long": ["run", "cycling", "bike", "elliptical", "swim", "brisk_walk"],
-    "tempo": ["run", "rower", "bike", "cycling", "elliptical", "swim"],
-}
-_DAYS = {
-    "en": ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"],
-    "fr": ["Lun", "Mar", "Mer", "Jeu", "Ven", "Sam", "Dim"],
-}
-_DAY_SLOTS = {
-    1: [0],
-    2: [0, 3],
-    3: [0, 2, 4],
-    4: [0, 1, 3, 4],
-    5: [0, 1, 2, 4, 5],
-    6: [0, 1, 2, 3, 4, 5],
-    7: [0, 1, 2, 3, 4, 5, 6],
-}
 
 
 def _t(lang: str, en: str, fr: str) -> str:
@@ -275,7 +39,7 @@ def candidates(pattern: str, equipment: str, excluded: set[str]) -> list[Exercis
 def cardio_mode(kind: str, equipment: str, excluded: set[str]) -> CardioMode:
     """The preferred cardio activity of `kind` given equipment and injuries (bike/cycling is safe)."""
     by_key = {m.key: m for m in CARDIO}
-    for key in _CARDIO_PREFERENCE[kind]:
+    for key in tables.CARDIO_PREFERENCE[kind]:
         mode = by_key[key]
         if equipment in mode.equipment and not (mode.tags & excluded):
             return mode
@@ -287,11 +51,11 @@ def _dose(ex: Exercise, goal: str, lang: str) -> str:
         return _t(lang, ex.dose_en, ex.dose_fr or ex.dose_en)
     if ex.kind in ("core", "conditioning"):
         return "3 × 30 s"
-    return _DOSES[goal].get(ex.kind, _DOSES[goal]["accessory"])
+    return tables.DOSES[goal].get(ex.kind, tables.DOSES[goal]["accessory"])
 
 
 def _session(template: str, goal: str, equipment: str, excluded: set[str], lang: str) -> Session:
-    (title_en, title_fr), slots = _TEMPLATES[template]
+    (title_en, title_fr), slots = tables.TEMPLATES[template]
     if goal == "fat_loss":
         slots = slots + [("conditioning", 0)]
     used: set[str] = set()
@@ -325,7 +89,7 @@ def _volume(
     cardio counted together (a finisher rides on a strength day, it adds no day); a stated split
     ("3 strength + 2 cardio") wins over the goal's defaults.
     """
-    d_strength, d_cardio = _DEFAULT_VOLUME[goal]
+    d_strength, d_cardio = tables.DEFAULT_VOLUME[goal]
     if days is None and strength_req is None and cardio_req is None:
         return d_strength, d_cardio, 0
     if strength_req is not None or cardio_req is not None:
@@ -400,6 +164,55 @@ def _spread(strength: list[str], cardio: list[str]) -> list[str]:
     return out
 
 
+def _cardio_sessions(request: WorkoutRequest, excluded: set[str], cardio_days: int,
+                     finishers: int) -> list[CardioSession]:
+    """The week's cardio: separate sessions first, then short finishers for strength days."""
+    lang, goal, equipment = request.language, request.goal, request.equipment
+    cardio_specs = (tables.CARDIO_PLAN[goal] * 7)[: cardio_days + finishers]
+    cardio: list[CardioSession] = []
+    for index, (kind, title_en, title_fr, presc_en, presc_fr) in enumerate(cardio_specs):
+        mode = cardio_mode(kind, equipment, excluded)
+        if request.session_minutes:
+            fits = request.session_minutes if index < cardio_days else _FINISHER_MIN
+            presc_en = presc_fr = _cardio_minutes(kind, fits, lang)
+        cardio.append(
+            CardioSession(
+                title=_t(lang, title_en, title_fr),
+                activity=_t(lang, mode.en, mode.fr),
+                activity_key=mode.key,
+                prescription=_t(lang, presc_en, presc_fr),
+                tags=sorted(mode.tags),
+            )
+        )
+    return cardio
+
+
+def _notes(request: WorkoutRequest, strength_days: int, cardio_days: int) -> tuple[list[str], list[str]]:
+    """(adaptations to the injuries, assumptions the plan made)."""
+    lang, injuries = request.language, request.injuries
+    adaptations = [_t(lang, *INJURY_NOTES[a]) for a in injuries if a in INJURY_NOTES]
+    if injuries:
+        adaptations.append(
+            _t(
+                lang,
+                "Stop any movement that hurts and check with a physiotherapist.",
+                "Arrêtez tout mouvement douloureux et demandez l'avis d'un kinésithérapeute.",
+            )
+        )
+    assumptions: list[str] = []
+    if request.days_per_week is None and request.strength_per_week is None and request.cardio_per_week is None:
+        assumptions.append(
+            _t(
+                lang,
+                f"Assumed {strength_days} strength days + {cardio_days} cardio sessions a week — "
+                "tell me how many days you have and I'll fit the plan.",
+                f"Hypothèse : {strength_days} séances de renforcement + {cardio_days} de cardio par semaine — "
+                "dites-moi combien de jours vous avez et j'adapte le plan.",
+            )
+        )
+    return adaptations, assumptions
+
+
 class RuleBasedWorkoutProvider:
     """Keyword-and-table rules; replace with any `WorkoutProvider` (e.g. a fitness API)."""
 
@@ -410,25 +223,10 @@ class RuleBasedWorkoutProvider:
         strength_days, cardio_days, finishers = _volume(
             goal, request.days_per_week, request.strength_per_week, request.cardio_per_week
         )
-        (split_en, split_fr), templates = _SPLITS[strength_days] if strength_days else (("", ""), [])
+        (split_en, split_fr), templates = tables.SPLITS[strength_days] if strength_days else (("", ""), [])
         sessions = [_session(t, goal, equipment, excluded, lang) for t in templates]
 
-        cardio_specs = (_CARDIO_PLAN[goal] * 7)[: cardio_days + finishers]
-        cardio: list[CardioSession] = []
-        for index, (kind, title_en, title_fr, presc_en, presc_fr) in enumerate(cardio_specs):
-            mode = cardio_mode(kind, equipment, excluded)
-            if request.session_minutes:
-                fits = request.session_minutes if index < cardio_days else _FINISHER_MIN
-                presc_en = presc_fr = _cardio_minutes(kind, fits, lang)
-            cardio.append(
-                CardioSession(
-                    title=_t(lang, title_en, title_fr),
-                    activity=_t(lang, mode.en, mode.fr),
-                    activity_key=mode.key,
-                    prescription=_t(lang, presc_en, presc_fr),
-                    tags=sorted(mode.tags),
-                )
-            )
+        cardio = _cardio_sessions(request, excluded, cardio_days, finishers)
 
         # finishers ride on the last strength days; separate cardio days are spread in between
         separate, attached = cardio[:cardio_days], cardio[cardio_days:]
@@ -441,32 +239,13 @@ class RuleBasedWorkoutProvider:
             s.title + (f" + {s.finisher.split(' — ')[0]}" if s.finisher else "") for s in sessions
         ]
         order = _spread(labels, [f"{c.title} — {c.activity}" for c in separate])
-        day_names = _DAYS[lang]
-        slots = _DAY_SLOTS[min(7, len(order))] if order else []
+        day_names = tables.DAY_NAMES[lang]
+        slots = tables.DAY_SLOTS[min(7, len(order))] if order else []
         by_day = {slot: label for slot, label in zip(slots, order)}
         rest = _t(lang, "Rest or a walk", "Repos ou marche")
         schedule = [f"{day_names[i]} — {by_day.get(i, rest)}" for i in range(7)]
 
-        adaptations = [_t(lang, *INJURY_NOTES[a]) for a in injuries if a in INJURY_NOTES]
-        if injuries:
-            adaptations.append(
-                _t(
-                    lang,
-                    "Stop any movement that hurts and check with a physiotherapist.",
-                    "Arrêtez tout mouvement douloureux et demandez l'avis d'un kinésithérapeute.",
-                )
-            )
-        assumptions: list[str] = []
-        if request.days_per_week is None and request.strength_per_week is None and request.cardio_per_week is None:
-            assumptions.append(
-                _t(
-                    lang,
-                    f"Assumed {strength_days} strength days + {cardio_days} cardio sessions a week — "
-                    "tell me how many days you have and I'll fit the plan.",
-                    f"Hypothèse : {strength_days} séances de renforcement + {cardio_days} de cardio par semaine — "
-                    "dites-moi combien de jours vous avez et j'adapte le plan.",
-                )
-            )
+        adaptations, assumptions = _notes(request, strength_days, cardio_days)
         return WorkoutPlan(
             goal=goal,
             equipment=equipment,
@@ -478,37 +257,9 @@ class RuleBasedWorkoutProvider:
             sessions=sessions,
             cardio=cardio,
             schedule=schedule,
-            rest=_t(lang, *_REST[goal]),
-            progression=_t(lang, *_PROGRESSION),
+            rest=_t(lang, *tables.REST[goal]),
+            progression=_t(lang, *tables.PROGRESSION),
             adaptations=adaptations,
             assumptions=assumptions,
             language=lang,
         )
-
-
-_REST = {
-    "mixed": (
-        "Rest 90–120 s on the big lifts, 60 s on accessories.",
-        "Repos 90–120 s sur les mouvements principaux, 60 s sur les accessoires.",
-    ),
-    "muscle": (
-        "Rest about 2 min on the big lifts, 60–90 s on accessories.",
-        "Repos d'environ 2 min sur les mouvements principaux, 60–90 s sur les accessoires.",
-    ),
-    "fat_loss": (
-        "Rest 45–60 s; run the last three exercises as a circuit.",
-        "Repos 45–60 s ; enchaînez les trois derniers exercices en circuit.",
-    ),
-    "endurance": ("Rest 60 s between sets.", "Repos 60 s entre les séries."),
-    "general": ("Rest 60–90 s between sets.", "Repos 60–90 s entre les séries."),
-}
-_PROGRESSION = (
-    (
-        "When you reach the top of the rep range on every set, add 2.5–5 % load (or 1–2 reps at bodyweight); "
-        "every 5th week, lighten the load by a third to recover."
-    ),
-    (
-        "Quand vous atteignez le haut de la fourchette de répétitions sur toutes les séries, ajoutez 2,5–5 % de "
-        "charge (ou 1–2 répétitions au poids du corps) ; toutes les 5 semaines, allégez d'un tiers pour récupérer."
-    ),
-)
