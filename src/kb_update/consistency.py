@@ -33,12 +33,12 @@ from kb_update.prices import (
     rewrite_mention_text,
 )
 
-_DIFFERENCE_WORDS = re.compile(
+DIFFERENCE_WORDS = re.compile(
     r"\b(?:more|less|extra|additional|difference|cheaper|dearer|gap|plus|moins|diff[ée]rence|suppl[ée]ment\w*|[ée]cart)\b",
     re.IGNORECASE,
 )
 _NUMBER_WORDS = {"two": 2, "three": 3, "four": 4, "five": 5, "deux": 2, "trois": 3, "quatre": 4, "cinq": 5}
-_RATIO_PATTERNS: list[tuple[re.Pattern[str], object]] = [
+RATIO_PATTERNS: list[tuple[re.Pattern[str], object]] = [
     (re.compile(r"\b(\d+|two|three|four|five|deux|trois|quatre|cinq)\s+(?:times|fois)\b", re.IGNORECASE),
      lambda m: Decimal(_NUMBER_WORDS.get(m.group(1).lower(), m.group(1)))),
     (re.compile(r"\b(?:twice|double)\b", re.IGNORECASE), lambda m: Decimal(2)),
@@ -158,7 +158,7 @@ class ConsistencyChecker:
         return Finding("derived-amount", index, money.text, target, message)
 
     def _difference(self, index: int, money: Money, sentence: str, others: list[Decimal]) -> Finding | None:
-        if not _DIFFERENCE_WORDS.search(sentence):
+        if not DIFFERENCE_WORDS.search(sentence):
             return None
         for other in others:
             cur = money.currency
@@ -179,7 +179,7 @@ class ConsistencyChecker:
         months = PERIOD_MONTHS.get(money.period or "", None) if money.period else None
         base_months = PERIOD_MONTHS.get(self.old.period or "", None)
         span = Decimal(months) / Decimal(base_months) if months and base_months else Decimal(1)
-        for pattern, value in _RATIO_PATTERNS:
+        for pattern, value in RATIO_PATTERNS:
             for match in pattern.finditer(paragraph):
                 ratio: Decimal = value(match)  # type: ignore[operator]
                 if ratio <= 0 or ratio == 1:

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
-from kb_update.consistency import _DIFFERENCE_WORDS, _RATIO_PATTERNS, period_factor
+from kb_update.consistency import DIFFERENCE_WORDS, RATIO_PATTERNS, period_factor
 from kb_update.markdown import blocks, sentence_at
 from kb_update.prices import PERIOD_MONTHS, Money, Price, find_money, rewrite_mention_text
 
@@ -77,7 +77,7 @@ def stated_ratios(texts: dict[str, str], every: bool = False) -> dict[Any, str]:
     found: dict[Any, str] = {}
     for text in texts.values():
         for block in blocks(text):
-            for pattern, value in _RATIO_PATTERNS:
+            for pattern, value in RATIO_PATTERNS:
                 for match in pattern.finditer(block.text):
                     ratio: Decimal = value(match)  # type: ignore[operator]
                     sentence = sentence_at(block.text, match.start()).strip()
@@ -170,7 +170,7 @@ class KnowledgeBaseCheck:
                         factor=factor)
         gaps = [(abs(other - old.amount), abs(other - new.amount), other) for other in self.others
                 if other != old.amount]
-        if _DIFFERENCE_WORDS.search(sentence):
+        if DIFFERENCE_WORDS.search(sentence):
             for gap_old, gap_new, other in gaps:
                 if _close(money.amount, gap_old):
                     return make("difference", gap_new, f"the difference between {self._pair(other)}",
@@ -182,7 +182,7 @@ class KnowledgeBaseCheck:
                     per = f" × {_fmt(span)}" if span != 1 else ""
                     return make("ratio", new.amount * ratio * span,
                                 f"{_fmt(ratio)} × the old price {old.raw}{per}", source, factor=ratio)
-        if _SHARE.search(sentence) and _DIFFERENCE_WORDS.search(paragraph):
+        if _SHARE.search(sentence) and DIFFERENCE_WORDS.search(paragraph):
             for gap_old, gap_new, other in gaps:
                 for share in FRACTIONS:
                     if money.amount < gap_old and _close(money.amount, gap_old * share):
