@@ -50,7 +50,7 @@ def debate_command(
     """Debate MOTION: Pros vs Cons; a hostile critic audits each argument before it is published."""
     import asyncio
 
-    from rich.console import Console
+    from rich.console import Console  # lazy: `relais --help` loads neither rich (0.7 s) nor the graph (17 s, under load)
 
     from debate.config import DebateConfig
     from debate.graph import ModelSetupError
@@ -95,7 +95,7 @@ async def _run(
     console: Any, motion: str | None, out_dir: Path, config: Any, factory: Any, resume: bool
 ) -> bool:
     """Print the run's events as they come; True when the debate finished."""
-    from debate.runner import run_debate
+    from debate.runner import run_debate  # lazy: the LangGraph stack loads only when a debate runs
 
     status = console.status("starting…")
     status.start()
@@ -118,7 +118,7 @@ def _show(console: Any, status: Any, event: Any) -> bool | None:
 
     Model text is escaped: a `[1]` in an argument must not be read as rich markup.
     """
-    from rich.markdown import Markdown
+    from rich.markdown import Markdown  # lazy: rich loads only when a debate is printed
     from rich.markup import escape
     from rich.panel import Panel
 

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import yaml
+from dotenv import dotenv_values
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from relais.retry import RetryPolicy
@@ -78,8 +79,6 @@ class DebateConfig(BaseModel):
         """Merge defaults, file, `.env`, environment and non-None overrides (in that order)."""
         environ = dict(os.environ if env is None else env)
         if dotenv is not None and Path(dotenv).is_file():
-            from dotenv import dotenv_values
-
             file_env = {k: v for k, v in dotenv_values(dotenv).items() if v is not None}
             environ = {**file_env, **environ}
         path = path or environ.get(CONFIG_FILE_ENV) or None

@@ -1,6 +1,6 @@
 """`relais audit …`: classify receipt files, replay the seed's eight cases, list stored receipts.
 
-Heavy or stateful imports stay inside the commands so `relais --help` stays fast.
+The package is already loaded by `relais --help` (its entrance imports the recorder), so its modules are imported at the top; the settings stay lazy in the recorder.
 """
 
 from __future__ import annotations
@@ -12,6 +12,10 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
+
+from handoff_audit.classifier import classify
+from handoff_audit.recorder import ReceiptStore, read_receipts
+from handoff_audit.replay import render_table, replay
 
 audit_app = typer.Typer(
     help="Handoff audit receipts: six boundaries, one verdict with precedence.",
@@ -69,9 +73,6 @@ def classify_command(
     ] = False,
 ) -> None:
     """Classify each receipt: the earliest failing boundary wins."""
-    from handoff_audit.classifier import classify
-    from handoff_audit.recorder import read_receipts
-
     moment = _parse_now(now)
     try:
         text = sys.stdin.read() if file == "-" else Path(file).read_text("utf-8")
@@ -99,8 +100,6 @@ def replay_command(
     as_json: JsonOption = False,
 ) -> None:
     """Replay the seed's eight synthetic cases; exits 1 unless every verdict is the expected one."""
-    from handoff_audit.replay import render_table, replay
-
     report = replay(file)
     if as_json:
         typer.echo(json.dumps(report.to_dict(), ensure_ascii=False))
@@ -121,9 +120,6 @@ def list_command(
     ] = None,
 ) -> None:
     """List recorded receipts with their verdict (judged now)."""
-    from handoff_audit.classifier import classify
-    from handoff_audit.recorder import ReceiptStore
-
     moment = _parse_now(now)
     verdicts = {v.strip().upper() for v in verdict or [] if v.strip()}
     rows = ReceiptStore(db).list(thread)
@@ -163,7 +159,5 @@ def export_command(
     db: DbOption = None,
 ) -> None:
     """Export stored receipts as JSONL, one receipt per line."""
-    from handoff_audit.recorder import ReceiptStore
-
     count = ReceiptStore(db).export_jsonl(destination, thread)
     typer.echo(f"{count} receipts written to {destination.name}")

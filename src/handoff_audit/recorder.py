@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
+from pydantic import ValidationError
 from sqlalchemy import Engine, create_engine, event, text
 from sqlalchemy.exc import SQLAlchemyError
 
@@ -65,7 +66,9 @@ def database_url(target: str | Path | None = None) -> str:
     """A SQLAlchemy URL: `target` as is when it is a URL, a SQLite file when it is a path,
     else the chat database from the settings (`Settings.receipts_db_url`)."""
     if target is None:
-        from relais.settings import get_settings
+        from relais.settings import (
+            get_settings,  # lazy: `relais --help` loads this module, not pydantic-settings
+        )
 
         return get_settings().receipts_db_url
     value = str(target)
@@ -299,8 +302,6 @@ def read_receipts(text: str) -> list[Receipt]:
 
 
 def _validate(data: object, where: str) -> Receipt:
-    from pydantic import ValidationError
-
     try:
         return Receipt.model_validate(data)
     except ValidationError as exc:

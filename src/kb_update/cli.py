@@ -118,7 +118,7 @@ class _Printer:
         self.console, self.approve_all = console, approve_all
 
     def event(self, event: Any) -> None:
-        from rich.markup import escape
+        from rich.markup import escape  # lazy: `relais --help` loads neither rich nor the engine
 
         from kb_update.runner import RoundDone, SplitDone, UnitChecked
 
@@ -142,7 +142,7 @@ class _Printer:
                 c.print(f"  [red]escalated[/red] {escape(uid)}: {escape(why)}", highlight=False)
 
     def decide(self, approval: Any) -> Any:
-        from rich.markdown import Markdown
+        from rich.markdown import Markdown  # lazy: rich loads only when a run is printed
         from rich.markup import escape
 
         c = self.console
@@ -174,7 +174,7 @@ class _Printer:
         item = payload["item"]
         c = self.console
         where = ", ".join(sorted({m["path"] for m in item["mentions"]})) or item.get("path", "")
-        from rich.markup import escape
+        from rich.markup import escape  # lazy: rich loads only when a run is printed
 
         c.print(f"\n[bold]Decision {payload['index'] + 1}/{payload['total']}[/bold] "
                 + escape(f"{item['kind']}: {item.get('current') or ''} ({item['relation']}) in {where}"),

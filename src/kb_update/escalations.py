@@ -20,7 +20,9 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from kb_update.articles import kb_files, read_article, sha256_text
+from kb_update.crosscheck import ratio_sentences
 from kb_update.markdown import blocks, replace_blocks
+from kb_update.prices import PERIOD_MONTHS, find_money, rewrite_mention_text
 
 CHOICES = ("computed", "keep", "value")
 _NUMBER = re.compile(r"\d{1,3}(?:[ ,]\d{3})+(?:[.,]\d{1,2})?|\d+(?:[.,]\d{1,2})?")
@@ -157,8 +159,6 @@ def normalize_decision(answer: Any, item: dict[str, Any]) -> dict[str, Any] | No
 
 
 def _months(period: str | None) -> int | None:
-    from kb_update.prices import PERIOD_MONTHS
-
     return PERIOD_MONTHS.get(period or "")
 
 
@@ -184,8 +184,6 @@ def same_quantity(a: dict[str, Any], b: dict[str, Any]) -> Decimal | None:
 def follow_typed_value(items: list[dict[str, Any]], index: int) -> None:
     """The open items that are the decided item's amount over another period now follow the
     value the person typed ($35/month typed → $420/year proposed, not $36 × 12), in place."""
-    from kb_update.prices import find_money, rewrite_mention_text
-
     decided = items[index]
     value = Decimal(decided["decision"]["value"])
     for item in items:
@@ -205,8 +203,6 @@ def follow_typed_value(items: list[dict[str, Any]], index: int) -> None:
 
 
 def _typed_text(item: dict[str, Any]) -> str:
-    from kb_update.prices import find_money, rewrite_mention_text
-
     found = find_money(item["current"] or "")
     value = Decimal(item["decision"]["value"])
     return rewrite_mention_text(found[0], value) if found else str(value)
@@ -216,8 +212,6 @@ def broken_relations(items: list[dict[str, Any]], texts: dict[str, str]) -> list
     """Typed values that no longer follow the ratio an article states ("three times the Base
     plan"): that sentence, as it will be published (`texts`: path → final text), then contradicts
     the amount beside it, so the review says where."""
-    from kb_update.crosscheck import ratio_sentences
-
     out = []
     for item in items:
         decision = item.get("decision") or {}
@@ -254,8 +248,6 @@ def _value_of(mention: dict[str, Any], decision: dict[str, Any]) -> str | None:
     if decision["choice"] == "computed":
         return mention["suggestion"]
     if decision["choice"] == "value":
-        from kb_update.prices import find_money, rewrite_mention_text
-
         found = find_money(mention["text"])
         return rewrite_mention_text(found[0], Decimal(decision["value"])) if found else None
     return None

@@ -8,6 +8,8 @@ from typing import Any
 from kb_update.graph import Components
 from kb_update.job import Job
 from kb_update.publish import knowledge_reingest
+from relais.models import chat_model
+from relais.settings import get_settings
 
 
 def components_for(job: Job, settings: Any = None, *, reingest: bool = True) -> Components:
@@ -15,9 +17,6 @@ def components_for(job: Job, settings: Any = None, *, reingest: bool = True) -> 
 
     The judge is a second model instance (temperature 0), distinct from the worker's.
     """
-    from relais.models import chat_model
-    from relais.settings import get_settings
-
     settings = settings or get_settings()
     hook = knowledge_reingest(settings) if reingest else None
     model = chat_model(settings)

@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import logging
 from collections.abc import Callable
+from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
@@ -102,7 +103,9 @@ def knowledge_reingest(settings: Any = None) -> Reingest:
     """The default hook: incremental re-ingest of exactly the written files (knowledge package)."""
 
     def run(kb_dir: Path, paths: list[Path]) -> dict[str, Any]:
-        from knowledge.ingest import ingest_folder
+        from knowledge.ingest import (
+            ingest_folder,  # lazy: the encoder stack loads only when a publish re-indexes
+        )
 
         result = ingest_folder(kb_dir, settings, paths=paths, show_progress=False)
         return _as_dict(result, paths)
@@ -114,8 +117,6 @@ def _as_dict(result: Any, paths: list[Path]) -> dict[str, Any]:
     if hasattr(result, "model_dump"):
         data = result.model_dump()
     elif hasattr(result, "__dataclass_fields__"):
-        from dataclasses import asdict
-
         data = asdict(result)
     elif isinstance(result, dict):
         data = dict(result)

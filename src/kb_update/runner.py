@@ -23,6 +23,7 @@ from langgraph.errors import GraphRecursionError
 from langgraph.types import Command
 
 from kb_update.graph import Components, EngineConfig, build_graph
+from kb_update.review import build_review
 from kb_update.types import Attempt, UnitState
 
 
@@ -262,8 +263,6 @@ class KbUpdateRun:
 
     def stats(self) -> dict[str, Any]:
         """Units, retries, escalations, lessons and run time so far."""
-        from kb_update.review import build_review
-
         values = self.values()
         stats = dict(build_review(self.parts.job.summary(), values)["stats"]) if values.get("order") is not None else {}
         stats["seconds"] = round(self.seconds, 3)

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 import time
 from typing import Any, AsyncIterator, Callable, Iterator, Sequence
 
@@ -202,8 +203,6 @@ def _chunks(message: AIMessage) -> Iterator[ChatGenerationChunk]:
 
 
 def _split_keep_space(text: str) -> list[str]:
-    import re
-
     return [p for p in re.split(r"(\s)", text) if p != ""]
 
 
