@@ -200,6 +200,7 @@ def _top(profile: cProfile.Profile, n: int) -> str:
 
 def fresh_start(result: BenchResult, timeout: float = 900) -> None:
     """A clone of this checkout (HEAD), its venv linked, `relais run --no-demo` until the URL."""
+    import contextlib
     import os
     import shutil
     import signal
@@ -229,11 +230,12 @@ def fresh_start(result: BenchResult, timeout: float = 900) -> None:
                 if "ready" in steps or time.perf_counter() - started > timeout:
                     break
         finally:
-            os.killpg(proc.pid, signal.SIGINT)
-            try:
-                proc.wait(timeout=30)
-            except subprocess.TimeoutExpired:
-                os.killpg(proc.pid, signal.SIGKILL)
+            with contextlib.suppress(ProcessLookupError):  # it may have exited (a failed start)
+                os.killpg(proc.pid, signal.SIGINT)
+                try:
+                    proc.wait(timeout=30)
+                except subprocess.TimeoutExpired:
+                    os.killpg(proc.pid, signal.SIGKILL)
     finally:
         shutil.rmtree(work, ignore_errors=True)
     ready, indexed = steps.get("ready"), steps.get("indexed")
