@@ -39,7 +39,7 @@ export PYTHONDONTWRITEBYTECODE=1 HF_HUB_OFFLINE=1 TRANSFORMERS_OFFLINE=1 ANONYMI
 
 status=0
 echo "== unit and integration tests"
-.venv/bin/pytest -q -p no:randomly || status=$?
+.venv/bin/pytest -q -p no:randomly -n 2 --dist loadgroup || status=$?  # two workers: one waits on a server while the other computes
 
 if [ "${RELAIS_SKIP_BROWSER:-0}" != "1" ]; then
   echo "== browser test (Chromium)"

@@ -81,6 +81,21 @@ def langgraph_server(tmp_path_factory: pytest.TempPathFactory):
     yield from running_server(tmp_path_factory.mktemp("langgraph-server"))
 
 
+# Fixtures shared by many modules, started once per process: under pytest-xdist (`make test` runs
+# the unit suite on two workers) every test that uses one of them goes to the same worker, so each
+# is still started once per run.
+_SHARED_PROCESS_FIXTURES = ("demo_app", "langgraph_server")
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Under `--dist loadgroup`: a module's tests stay on one worker (its module fixtures start
+    once), and the tests of a shared session fixture gather on one worker with it."""
+    for item in items:
+        shared = next((name for name in _SHARED_PROCESS_FIXTURES if name in getattr(item, "fixturenames", ())), None)
+        module = item.module.__name__ if getattr(item, "module", None) else item.nodeid
+        item.add_marker(pytest.mark.xdist_group(shared or module))
+
+
 def pytest_collection_finish(session: pytest.Session) -> None:
     """When a collected module uses the demo KB's cached index (`tests.demo_index`), build it before
     the first test: once, and outside any one test's timeout (minutes of encoding on a busy machine)."""

@@ -9,12 +9,15 @@ prefilled) into a folder that outlives one pytest run, so the unit, browser and 
 from __future__ import annotations
 
 import hashlib
+import os
 import shutil
 import subprocess
 import sys
 import uuid
 from pathlib import Path
 from typing import Any
+
+from filelock import FileLock
 
 from tests.chainlit_driver import relais_env
 from tests.conftest import REPO_ROOT
@@ -36,8 +39,15 @@ def _kb_fingerprint() -> str:
 def ingested_template(cache_root: Path) -> Path:
     """A data dir holding the demo KB's index, ingested by the real CLI once per KB content."""
     target = cache_root / f"relais-ingested-kb-{_kb_fingerprint()}"
-    if (target / ".complete").exists():
-        return target
+    # one builder at a time: pytest-xdist's workers (and concurrent runs) wait for the first one
+    with FileLock(str(cache_root / ".relais-ingested-kb.lock")):
+        if not (target / ".complete").exists():
+            _ingest_into(target, cache_root)
+    return target
+
+
+def _ingest_into(target: Path, cache_root: Path) -> None:
+    """Ingest the demo KB with the real CLI into a staging folder, then move it to `target`."""
     staging = cache_root / f".staging-{uuid.uuid4().hex[:8]}"
     done = subprocess.run(
         [sys.executable, "-m", "cli.app", "ingest"],
@@ -51,7 +61,6 @@ def ingested_template(cache_root: Path) -> Path:
         staging.rename(target)
     except OSError:  # another run finished first: use its copy
         shutil.rmtree(staging, ignore_errors=True)
-    return target
 
 
 def ingested_data_dir(dest: Path, cache_root: Path) -> Path:
@@ -61,8 +70,10 @@ def ingested_data_dir(dest: Path, cache_root: Path) -> Path:
 
 
 def cache_root_for(tmp_path_factory: Any) -> Path:
-    """Outlives one pytest run (pytest keeps its base temp folders' parent)."""
-    return Path(tmp_path_factory.getbasetemp()).parent
+    """Outlives one pytest run: pytest's root of base temp folders (`pytest-of-USER`), also from a
+    pytest-xdist worker, whose base temp (`pytest-N/popen-gwK`) sits one level deeper."""
+    base = Path(tmp_path_factory.getbasetemp())
+    return base.parent.parent if os.environ.get("PYTEST_XDIST_WORKER") else base.parent
 
 
 def demo_data_dir(tmp_path_factory: Any, name: str) -> Path:
