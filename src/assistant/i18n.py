@@ -50,7 +50,11 @@ MESSAGES: Mapping[str, Mapping[str, str]] = {
             "Please click it again, or reload the page."
         ),
         "prompt.type_reply": "If the agent is waiting for an answer from you, just type your reply.",
-        "prompt.other_tab": "This conversation went on in another tab. Reload this page to see where it is now.",
+        "prompt.other_tab": "This conversation went on in another tab: here is where it is now.",
+        "prompt.stale_shown": (
+            "That question was already answered (in another tab?), so this choice was not sent. "
+            "Here is where the conversation is now."
+        ),
         # orchestrator / UI
         "handoff": "Handing you over to the agent that can do it…",
         "interrupt.hint": "Pick an option or type your answer.",
@@ -116,7 +120,11 @@ MESSAGES: Mapping[str, Mapping[str, str]] = {
             "Cliquez de nouveau, ou rechargez la page."
         ),
         "prompt.type_reply": "Si l'agent attend une réponse de votre part, tapez-la simplement.",
-        "prompt.other_tab": "Cette conversation a continué dans un autre onglet. Rechargez cette page pour la voir où elle en est.",
+        "prompt.other_tab": "Cette conversation a continué dans un autre onglet : voici où elle en est.",
+        "prompt.stale_shown": (
+            "Cette question a déjà reçu une réponse (dans un autre onglet ?) : ce choix n'a pas été envoyé. "
+            "Voici où en est la conversation."
+        ),
         "handoff": "Je vous confie à l'agent qui peut s'en charger…",
         "interrupt.hint": "Choisissez une option ou tapez votre réponse.",
         "error.generic": "Une erreur est survenue. Veuillez réessayer.",

@@ -11,7 +11,8 @@ import chainlit as cl
 from assistant import i18n
 from assistant.input_guard import is_blank
 from chatbot.auth import ensure_auth_secret
-from chatbot.ui.pending import begin_turn
+from chatbot.ui.pending import begin_turn, refusals
+from chatbot.ui.tabs import STALE_CLICK_NOTE, forget_note, refresh_other_tabs, schedule_note, show_current_state
 from chatbot.workers import ensure_worker_pool
 from relais.logging import configure_logging
 from relais.settings import get_settings
@@ -128,6 +129,7 @@ async def on_chat_resume(thread: dict[str, Any]) -> None:
 
     mark_resumed(cl.user_session)
     ensure_worker_pool()
+    schedule_note()  # shown the thread because another tab went on: said again after this resume
     module = _profile_module()
     resume = getattr(module, "on_chat_resume", None)
     if resume is not None:
@@ -163,16 +165,27 @@ async def on_message(message: cl.Message) -> None:
         return
     schedule_title(message.content)  # a new thread's title: local time · first request
     begin_turn()
+    forget_note()
     await remember_profile()
     await _profile_module().on_message(message)
+    refresh_other_tabs(on_chat_resume)  # another tab on this thread shows where it is now
 
 
 async def on_choice(action: cl.Action) -> None:
     """A quick-choice button under an agent prompt: the profile resumes its prompt once (the
-    button's payload carries the interrupt id; `chatbot.ui.pending` removes answered buttons)."""
+    button's payload carries the interrupt id; `chatbot.ui.pending` removes answered buttons).
+    Then the other tabs on the thread show the new state; a refused click (the question was
+    answered in a tab of another instance) shows this tab the new state."""
     handler = getattr(_profile_module(), "on_choice", None)
     begin_turn()
-    if handler is not None:
-        await handler(action)
-    else:
+    forget_note()
+    refused = refusals()
+    if handler is None:
         await action.remove()
+        return
+    await handler(action)
+    if refusals() > refused:
+        await show_current_state(cl.context.session, on_chat_resume, STALE_CLICK_NOTE)
+    else:
+        refresh_other_tabs(on_chat_resume)
+

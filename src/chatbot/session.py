@@ -25,3 +25,10 @@ def history_from_steps(steps: list[dict[str, Any]]) -> list[dict[str, str]]:
 
 def mode_from_thread(thread: dict[str, Any]) -> str:
     return mode_from_metadata(thread.get("metadata")) if thread else NORMAL
+
+
+def browser_language(session: Any) -> str:
+    """"fr" or "en" from the tab's browser (Accept-Language, which Chainlit 2.12 keeps as
+    `session.language`; its user session has no "languages" key, so reading that one always gave
+    English: a French tab got its notes in English)."""
+    return "fr" if str(getattr(session, "language", "") or "").lower().startswith("fr") else "en"

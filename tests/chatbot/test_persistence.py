@@ -98,3 +98,27 @@ async def test_a_step_s_metadata_comes_back_as_a_dict(backend: str) -> None:
     stored = next(s for s in thread["steps"] if s["id"] == step_id)
     assert stored["metadata"] == {"avatarName": "Coach", "relais_folded": True}
     await layer.engine.dispose()
+
+
+async def test_a_thread_read_after_steps_written_holds_every_fired_step(backend: str) -> None:
+    """Chainlit fires each step write in its own task and never awaits it; another tab shown the
+    thread right after a turn (`chatbot.ui.tabs`) must see the turn's last messages."""
+    import asyncio
+
+    from chainlit.context import init_http_context
+
+    layer = await create_data_layer(get_settings())
+    user = await layer.create_user(User(identifier=f"dave-{uuid.uuid4().hex[:8]}"))
+    thread_id = str(uuid.uuid4())
+    await layer.update_thread(thread_id, user_id=user.id, name="two tabs")
+    init_http_context(thread_id=thread_id)
+    ids = [str(uuid.uuid4()) for _ in range(6)]
+    for n, step_id in enumerate(ids):  # as `cl.Message.send` does: fired, not awaited
+        asyncio.get_running_loop().create_task(layer.create_step({
+            "id": step_id, "threadId": thread_id, "name": "Coach", "type": "assistant_message", "streaming": False,
+            "output": f"answer {n}", "createdAt": f"2026-12-02T05:00:0{n}Z", "metadata": {},
+        }))
+    await layer.steps_written()
+    thread = await layer.get_thread(thread_id)
+    assert [s["id"] for s in thread["steps"] if s["id"] in ids] == ids
+    await layer.engine.dispose()

@@ -8,10 +8,12 @@ fail without them.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import uuid
 import weakref
 from collections import OrderedDict
+from collections.abc import AsyncIterator
 from typing import Any
 
 from chainlit.data.sql_alchemy import SQLAlchemyDataLayer
@@ -51,6 +53,7 @@ class RelaisDataLayer(SQLAlchemyDataLayer):
         # thread before every step it writes; remembering it spares one query per step.
         self._known_threads: OrderedDict[str, bool] = OrderedDict()
         self._sqlite_writer: asyncio.Lock | None = None
+        self._step_writes: set[asyncio.Task[Any]] = set()  # Chainlit's step writes still running
 
     async def execute_sql(self, query: str, parameters: dict) -> list[dict[str, Any]] | int | None:
         if not is_sqlite(self._conninfo):
@@ -65,6 +68,36 @@ class RelaisDataLayer(SQLAlchemyDataLayer):
             self._sqlite_writer = asyncio.Lock()
         async with self._sqlite_writer:
             return await super().execute_sql(query, parameters)
+
+    async def create_step(self, step_dict: Any) -> None:
+        async with self._tracked_step_write():
+            await super().create_step(step_dict)
+
+    async def update_step(self, step_dict: Any) -> None:
+        async with self._tracked_step_write():
+            await super().update_step(step_dict)
+
+    async def delete_step(self, step_id: str) -> None:
+        async with self._tracked_step_write():
+            await super().delete_step(step_id)
+
+    @contextlib.asynccontextmanager
+    async def _tracked_step_write(self) -> AsyncIterator[None]:
+        task = asyncio.current_task()
+        if task is not None:
+            self._step_writes.add(task)
+        try:
+            yield
+        finally:
+            self._step_writes.discard(task)  # type: ignore[arg-type]
+
+    async def steps_written(self) -> None:
+        """Wait for the step writes already started (Chainlit fires each from its own task and
+        never awaits it): a thread read afterwards holds every message sent before the call."""
+        await asyncio.sleep(0)  # writes created just before this call take their first step
+        running = {task for task in self._step_writes if task is not asyncio.current_task()}
+        if running:
+            await asyncio.wait(running)
 
     async def upsert_feedback(self, feedback: Any) -> str:
         """One thumb per message, filed under the message's own thread.

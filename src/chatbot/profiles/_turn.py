@@ -5,6 +5,7 @@ from __future__ import annotations
 import chainlit as cl
 
 from assistant.orchestrator import PreparedQuestion, prepare_question
+from chatbot.session import browser_language
 from chatbot.ui.render import echo_choice  # noqa: F401 (the profiles' one import of it)
 
 
@@ -12,8 +13,7 @@ def user_language(text: str) -> str:
     """EN/FR from the text itself, else the browser's language."""
     from relais.language import detect_language
 
-    browser = (cl.user_session.get("languages") or "").lower()
-    fallback = "fr" if browser.startswith("fr") else "en"
+    fallback = browser_language(cl.context.session)
     return detect_language(text, default=fallback) if text.strip() else fallback
 
 

@@ -27,7 +27,6 @@ from chatbot.ui.pending import (
     thread_lock,
 )
 from chatbot.ui.render import TurnRenderer, pending_prompt
-from chatbot.ui.tabs import tell_other_tabs
 
 _runner: Any = None
 _runner_lock = asyncio.Lock()
@@ -63,7 +62,6 @@ async def on_message(message: cl.Message) -> None:
     async with thread_lock(cl.context.session.thread_id):
         await clear_live_prompt()  # a typed reply answers the pending prompt
         await answer(message.content)
-    await tell_other_tabs(author="Coach")
 
 
 async def on_choice(action: cl.Action) -> None:
@@ -82,7 +80,6 @@ async def on_choice(action: cl.Action) -> None:
         value = str(action.payload.get("value", action.label))
         await echo_choice(value)
         await answer(value, interrupt_id=pending.interrupt_id)
-    await tell_other_tabs(author="Coach")  # a tab on this thread elsewhere shows an old question
 
 
 async def _refusing_stale(events: AsyncIterator[Any], language: str) -> AsyncIterator[Any]:

@@ -14,6 +14,7 @@ from typing import Any
 import chainlit as cl
 from chainlit.data import get_data_layer
 
+from chatbot.session import browser_language
 from chatbot.ui.pending import (
     clicked_interrupt_id,
     is_live,
@@ -31,7 +32,7 @@ PROFILE = "Knowledge update"
 
 
 def _language() -> str:
-    return lang_of(cl.user_session.get("languages") or "")
+    return lang_of(browser_language(cl.context.session))
 
 
 def _conversation() -> KbUpdateConversation:

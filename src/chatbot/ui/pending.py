@@ -29,6 +29,7 @@ API (used by the Coach / Assistant profiles and the Knowledge-update profile):
   `thread_lock`, then always compare the id with the checkpoint's pending one.
 - `live_language()` — the live prompt's language (for the stale note).
 - `await refuse_stale(language)` — the short localised note for a second or stale click.
+- `refusals()` — how many clicks this session had refused (compare before and after a handler).
 """
 
 from __future__ import annotations
@@ -238,12 +239,20 @@ def thread_lock(thread_id: str) -> asyncio.Lock:
 
 async def refuse_stale(language: str = "en", author: str = "Relais") -> None:
     """Say, briefly, that a click was not sent (the question was already answered)."""
+    session = cl.context.session
+    _refusals[session] = _refusals.get(session, 0) + 1
     message = cl.Message(content=i18n.translate("prompt.stale", language), author=author)
     message.persisted = True  # a transient note, not part of the conversation
     await message.send()
 
 
 _turns: weakref.WeakKeyDictionary[Any, int] = weakref.WeakKeyDictionary()
+_refusals: weakref.WeakKeyDictionary[Any, int] = weakref.WeakKeyDictionary()
+
+
+def refusals() -> int:
+    """How many clicks this session had refused as stale (a caller compares before and after)."""
+    return _refusals.get(cl.context.session, 0)
 
 
 def begin_turn() -> None:
@@ -312,6 +321,7 @@ __all__ = [
     "is_live",
     "live_interrupt_id",
     "live_language",
+    "refusals",
     "refuse_stale",
     "schedule_after_resume",
     "send_pending_prompt",

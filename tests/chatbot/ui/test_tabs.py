@@ -17,3 +17,13 @@ def test_only_the_other_sessions_on_the_same_thread(monkeypatch: pytest.MonkeyPa
     assert tabs.other_sessions("t1", here) == [other_tab]
     assert tabs.other_sessions("t2", here) == [elsewhere]
     assert tabs.other_sessions(None, here) == []
+
+
+def test_a_tab_s_language_is_its_browser_s() -> None:
+    """Chainlit 2.12 keeps Accept-Language as `session.language` (its user session has no
+    "languages" key: reading that gave a French tab its notes in English)."""
+    from chatbot.session import browser_language
+
+    assert browser_language(SimpleNamespace(language="fr-FR")) == "fr"
+    assert browser_language(SimpleNamespace(language="en-US")) == "en"
+    assert browser_language(SimpleNamespace()) == "en"
