@@ -21,7 +21,7 @@ from coach._text import clauses as split_clauses
 from coach._text import find_keywords, has_any, normalize, only_emoji, tokens
 from coach.keywords import NUTRITION_KEYWORDS, WORKOUT_KEYWORDS
 from coach.language import Language, conversation_language
-from coach.quantities import body_weight, days_per_week, session_counts, stated_targets
+from coach.quantities import body_weight, days_per_week, meal_days, session_counts, stated_targets
 
 Goal = Literal["muscle", "fat_loss", "endurance", "mixed", "general"]
 Equipment = Literal["gym", "dumbbells", "bodyweight"]
@@ -61,6 +61,7 @@ class Constraints(BaseModel):
     cardio_per_week: int | None = Field(None, ge=0, le=7)
     session_minutes: int | None = Field(None, ge=10, le=180)
     meals_per_day: int | None = Field(None, ge=1, le=8)
+    meal_days: int | None = Field(None, ge=1, le=7)  # meals asked for a period: "for the week" → 7
     target_kcal: int | None = Field(None, ge=1000, le=6000)
     target_weight_kg: float | None = None
     weight_change_kg: float | None = None  # "lose 5 kg" → -5, "gain 3 kg" → +3
@@ -285,6 +286,7 @@ def extract_constraints(texts: Iterable[str], language: Language | None = None) 
     said = _Restrictions()
     weight: float | None = None
     strength = cardio = minutes = meals = kcal = None
+    period: int | None = None
     target: float | None = None
     change: float | None = None
     for text in texts:
@@ -307,6 +309,7 @@ def extract_constraints(texts: Iterable[str], language: Language | None = None) 
         weight = body_weight(text) or weight
         for clause in split_clauses(text):
             said.read(normalize(clause))
+            period = meal_days(normalize(clause)) or period
     if not goal_signals and target and weight and target != weight:
         goal_signals = {"fat_loss" if target < weight else "muscle"}
     lang = language or conversation_language(texts)
@@ -324,6 +327,7 @@ def extract_constraints(texts: Iterable[str], language: Language | None = None) 
         cardio_per_week=cardio,
         session_minutes=minutes,
         meals_per_day=meals,
+        meal_days=period,
         target_kcal=kcal,
         target_weight_kg=target,
         weight_change_kg=change,

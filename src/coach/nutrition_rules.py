@@ -1,4 +1,5 @@
-"""The rule-based nutrition provider: goal, diet and food restrictions → one day of meals.
+"""The rule-based nutrition provider: goal, diet and food restrictions → a day of meals (and, for
+a period such as a week, the following days' menus, varied).
 
 Targets: maintenance ≈ 33 kcal/kg (moderately active; 75 kg when the weight is unknown),
 adjusted by goal; protein by g/kg; fat 27 % of kcal; carbohydrates the rest. Each meal slot takes
@@ -12,10 +13,11 @@ restriction can leave a slot empty.
 from __future__ import annotations
 
 import itertools
+from collections import Counter
 
 from coach._foods import FOODS, MEALS, SLOTS, MealTemplate, Slot
 from coach.constraints import diet_exclusions
-from coach.plans import FoodPortion, Meal, MealPlan, MealRequest
+from coach.plans import DayMenu, FoodPortion, Meal, MealPlan, MealRequest
 
 _KCAL_FACTOR = {"mixed": 1.0, "muscle": 1.1, "fat_loss": 0.8, "endurance": 1.1, "general": 1.0}
 _PROTEIN_PER_KG = {"mixed": 2.0, "muscle": 1.8, "fat_loss": 2.0, "endurance": 1.6, "general": 1.6}
@@ -81,6 +83,16 @@ def _score(combo: tuple[tuple[int, Meal], ...], protein_target: int) -> float:
     return ranks + 40 * short + 15 * excess + 3 * repeats
 
 
+def _best_day(options: list[list[tuple[int, Meal]]], protein: int, used: Counter[str]) -> list[Meal]:
+    """The day's meals: the best-scored combination, each meal already eaten on earlier days of the
+    period costing as much as two places down its slot's preference list (so days vary)."""
+    if not options:
+        return []
+    best = min(itertools.product(*options),
+               key=lambda combo: _score(combo, protein) + 2 * sum(used[meal.name] for _, meal in combo))
+    return [meal for _, meal in best]
+
+
 def _portion(food_key: str, grams: float, lang: str) -> FoodPortion:
     food = FOODS[food_key]
     name = _t(lang, food.en, food.fr)
@@ -132,12 +144,14 @@ class RuleBasedNutritionProvider:
             ]
             if slot_meals:
                 options.append(slot_meals)
-        best = (
-            min(itertools.product(*options), key=lambda combo: _score(combo, protein))
-            if options
-            else ()
-        )
-        meals = [meal for _, meal in best]
+        meals = _best_day(options, protein, Counter())
+        used = Counter(meal.name for meal in meals)
+        next_days = []
+        for _ in range(request.days - 1):  # a period: each day prefers meals the days before had least
+            day = _best_day(options, protein, used)
+            used.update(meal.name for meal in day)
+            next_days.append(DayMenu(meals=day, total_kcal=sum(m.kcal for m in day),
+                                     total_protein_g=sum(m.protein_g for m in day)))
         totals = [
             sum(getattr(m, a) for m in meals) for a in ("kcal", "protein_g", "carbs_g", "fat_g")
         ]
@@ -159,6 +173,7 @@ class RuleBasedNutritionProvider:
             total_fat_g=totals[3],
             timing=_timing(len(meals), lang),
             notes=self._notes(request, meals),
+            next_days=next_days,
             language=lang,
         )
 

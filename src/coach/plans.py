@@ -40,6 +40,7 @@ class MealRequest(BaseModel):
     meals_per_day: int | None = Field(None, ge=1, le=8)
     target_kcal: int | None = Field(None, ge=1000, le=6000)
     target_weight_kg: float | None = None
+    days: int = Field(1, ge=1, le=7)  # "meals for the week" → 7: the days after the first vary
     language: Language = "en"
 
 
@@ -103,8 +104,17 @@ class Meal(BaseModel):
     fat_g: int
 
 
+class DayMenu(BaseModel):
+    """Another day of the same plan: its meals (same targets and restrictions) and their total."""
+
+    meals: list[Meal]
+    total_kcal: int
+    total_protein_g: int
+
+
 class MealPlan(BaseModel):
-    """A day of meals and snacks meeting a kcal/macro target and every food restriction."""
+    """A day of meals and snacks meeting a kcal/macro target and every food restriction; for a
+    period (a week) the following days' menus, varied, in `next_days`."""
 
     goal: Goal
     diet: Diet
@@ -123,6 +133,7 @@ class MealPlan(BaseModel):
     total_fat_g: int
     timing: str
     notes: list[str] = Field(default_factory=list)
+    next_days: list[DayMenu] = Field(default_factory=list)
     language: Language = "en"
 
 

@@ -59,6 +59,15 @@ _MINUTES_RE = re.compile(
 )
 _MEALS_RE = re.compile(_NUM_ANY.replace("seven|", "seven|eight|").replace("sept)", "sept|huit)")
                        + r"\s+(?:meals?|repas|prises?\s+alimentaires?)")
+# a period of meals: "meals for the week", "repas pour la semaine", "menus de la semaine", "a weekly
+# meal plan", "3 days of meals", "repas sur 5 jours" (a food word and a period in one clause)
+_FOOD_WORDS = r"(?:meals?|menus?|eat|eating|food|diet|repas|manger|alimentation|nutrition)"
+_WEEK_RE = re.compile(
+    r"(?:(?:for|of|over)\s+(?:the|a|this|next|my)?\s*(?:whole\s+|entire\s+)?week|weekly|whole\s+week"
+    r"|(?:pour|de|sur)\s+(?:la|une|cette|toute\s+la)\s+semaine|hebdomadaires?|toute\s+la\s+semaine)"
+)
+_MEAL_DAYS_RE = re.compile(_NUM_ANY + r"\s+(?:days?|jours?|journees?)\s+(?:of\s+|de\s+)?" + _FOOD_WORDS
+                           + r"|" + _FOOD_WORDS + r"\b.*?(?:for|over|pour|sur)\s+" + _NUM_ANY + r"\s+(?:days?|jours?)")
 _KCAL_RE = re.compile(r"(\d[\d\s.,]{2,5})\s*(?:kcal|calories|cal)\b")
 _TARGET_WEIGHT_RE = re.compile(
     r"(?:reach|get\s+(?:down\s+|up\s+)?to|down\s+to|up\s+to|goal\s+weight\s+(?:of\s+|is\s+)?|target\s+(?:weight\s+)?(?:of\s+|is\s+)?"
@@ -146,3 +155,13 @@ def body_weight(text: str) -> float | None:
         if 35 <= value <= 250:
             return round(value, 1)
     return None
+
+
+def meal_days(norm: str) -> int | None:
+    """Days of meals asked for in one clause (`None`: no period, the plan is a day)."""
+    if not re.search(r"\b" + _FOOD_WORDS + r"\b", norm):
+        return None
+    if m := _MEAL_DAYS_RE.search(norm):
+        value = _number(m.group(1) or m.group(2))
+        return value if value and 1 <= value <= 7 else None
+    return 7 if _WEEK_RE.search(norm) else None

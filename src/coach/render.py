@@ -263,6 +263,29 @@ def render_workout(plan: WorkoutPlan, c: Constraints) -> str:
     return "\n".join(out).strip() + "\n"
 
 
+def _period(days: int, lang: str) -> str:
+    """The meal plan's heading: a day, a week, or N days of meals."""
+    if days == 7:
+        return _t(lang, "Your week of meals", "Votre semaine de repas")
+    if days > 1:
+        return _t(lang, f"Your {days} days of meals", f"Vos {days} jours de repas")
+    return _t(lang, "Your day of meals", "Votre journée de repas")
+
+
+def _next_days(plan: MealPlan, lang: str) -> list[str]:
+    """The following days of a period, one line each: the meals by slot, the day's kcal and protein."""
+    if not plan.next_days:
+        return []
+    out = ["", _t(lang, "### The following days", "### Les jours suivants")]
+    colon, sep = _t(lang, ": ", " : "), _t(lang, "; ", " ; ")
+    for number, day in enumerate(plan.next_days, start=2):
+        meals = sep.join(f"{meal.slot} — {meal.name}" for meal in day.meals)
+        total = _t(lang, f"~{_kcal(day.total_kcal, lang)} kcal · protein {day.total_protein_g} g",
+                   f"~{_kcal(day.total_kcal, lang)} kcal · protéines {day.total_protein_g} g")
+        out.append(_t(lang, f"- **Day {number}** ({total}){colon}{meals}", f"- **Jour {number}** ({total}){colon}{meals}"))
+    return out
+
+
 def render_meals(plan: MealPlan, c: Constraints) -> str:
     """The nutrition advisor's offline reply."""
     lang = plan.language
@@ -276,13 +299,7 @@ def render_meals(plan: MealPlan, c: Constraints) -> str:
                 "repas.\n",
             )
         )
-    out.append(
-        _t(
-            lang,
-            f"## Your day of meals — {goal_label(plan.goal, lang)}",
-            f"## Votre journée de repas — {goal_label(plan.goal, lang)}",
-        )
-    )
+    out.append(f"## {_period(1 + len(plan.next_days), lang)} — {goal_label(plan.goal, lang)}")
     out.append(
         _t(
             lang,
@@ -334,7 +351,7 @@ def render_meals(plan: MealPlan, c: Constraints) -> str:
             )
         )
     out.append("")
-    out.append(_t(lang, "### The day", "### La journée"))
+    out.append(_t(lang, "### Day 1" if plan.next_days else "### The day", "### Jour 1" if plan.next_days else "### La journée"))
     for meal in plan.meals:
         out.append("")
         out.append(
@@ -357,6 +374,7 @@ def render_meals(plan: MealPlan, c: Constraints) -> str:
             f"glucides {plan.total_carbs_g} g · lipides {plan.total_fat_g} g",
         )
     )
+    out.extend(_next_days(plan, lang))
     if plan.total_protein_g < 0.9 * plan.target_protein_g:
         out.append(
             _t(

@@ -90,6 +90,7 @@ def meal_request(args: dict[str, Any], found: Constraints) -> MealRequest:
         avoid=sorted(set(found.avoid)),
         weight_kg=found.weight_kg,
         meals_per_day=found.meals_per_day,
+        days=found.meal_days or 1,
         target_kcal=found.target_kcal,
         target_weight_kg=found.target_weight_kg,
         language=found.language,
@@ -145,7 +146,8 @@ def make_meal_tool(provider: NutritionProvider | None = None) -> BaseTool:
         intolerances: list[str] | None = None,
         messages: Annotated[list[AnyMessage] | None, InjectedState("messages")] = None,
     ) -> str:
-        """Build one day of meals and snacks with daily kcal and macros, respecting the diet.
+        """Build a day of meals and snacks with daily kcal and macros, respecting the diet (and the
+        following days' menus, varied, when the person asked for a period such as a week).
 
         Args:
             goal: muscle, fat_loss, endurance, mixed (build muscle and lose fat) or general.

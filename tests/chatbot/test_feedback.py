@@ -11,6 +11,7 @@ import uuid
 from datetime import datetime, timedelta, timezone
 
 import pytest
+from chainlit.data.sql_alchemy import SQLAlchemyDataLayer
 from chainlit.types import Feedback
 from chainlit.user import User
 from typer.testing import CliRunner
@@ -37,7 +38,7 @@ def _at(minutes: int, day: datetime | None = None) -> str:
 async def _step(layer, thread_id: str, kind: str, output: str, created: str, record: dict | None = None) -> str:
     step_id = str(uuid.uuid4())
     # outside a Chainlit session: the undecorated write (Chainlit queues it until a user message)
-    await type(layer).create_step.__wrapped__(layer, {
+    await SQLAlchemyDataLayer.create_step.__wrapped__(layer, {
         "id": step_id, "threadId": thread_id, "name": "Relais" if kind != "user_message" else "alice",
         "type": kind, "output": output, "createdAt": created, "streaming": False,
         "metadata": {TURN_KEY: record} if record else {},
@@ -95,7 +96,7 @@ async def test_export_carries_the_rated_turn(backend: str) -> None:
     await layer.upsert_feedback(Feedback(forId=ids["prompt"], value=0))
     # the browser's way: the thumb on Chainlit's run step (`on_message`), the answer inside it
     run_id, run_answer = str(uuid.uuid4()), str(uuid.uuid4())
-    create = type(layer).create_step.__wrapped__
+    create = SQLAlchemyDataLayer.create_step.__wrapped__
     await _step(layer, ids["thread"], "user_message", "Can I freeze my membership?", _at(7))
     await create(layer, {"id": run_id, "threadId": ids["thread"], "name": "on_message", "type": "run", "output": "",
                          "createdAt": _at(8), "streaming": False, "metadata": {}})

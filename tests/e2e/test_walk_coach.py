@@ -1,6 +1,7 @@
 """Issue 29, Coach, in Chromium on the shared app (Coach profile, in process): the quick choices
 are in view after an answer and after the thread is reopened; "Injury" / "Blessure" ask one
-question with the likely areas as choices (no plan), "👍" is understood.
+question with the likely areas as choices (no plan), "👍" is understood; "Des repas pour la
+semaine" is answered with seven days of meals.
 Screenshots: test-artifacts/browser/29-coach-*.png.
 """
 
@@ -96,3 +97,21 @@ def test_fr_blessure_asks_which_area(new_page: Callable[..., Any], stack: Stack)
     assert "Quelle zone" in last and "Rien ne change" not in last
     in_view(page, "Genou")
     shot(page, "29-coach-05-fr-blessure")
+
+
+
+def test_fr_meals_for_the_week_are_a_week(new_page: Callable[..., Any], stack: Stack) -> None:
+    page = new_page(locale="fr-FR")
+    page.set_default_timeout(180_000)
+    login(page, stack.url)
+    coach_profile(page)
+    ask(page, "Des repas pour la semaine")  # a week of meals is a week, not one day
+    week = page.locator("[data-step-type='assistant_message']", has_text="Votre semaine de repas")
+    try:
+        week.last.wait_for(timeout=60_000)
+    except Exception as exc:
+        shot(page, "29-coach-debug-week")
+        raise AssertionError("the coach's answer is not headed 'Votre semaine de repas' (60 s)") from exc
+    assert "Jour 7" in week.last.inner_text()
+    week.last.get_by_text("Les jours suivants").scroll_into_view_if_needed()
+    shot(page, "29-coach-06-fr-week-of-meals")

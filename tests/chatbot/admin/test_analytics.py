@@ -6,6 +6,7 @@ from __future__ import annotations
 import uuid
 from datetime import UTC, datetime, timedelta
 
+from chainlit.data.sql_alchemy import SQLAlchemyDataLayer
 from chainlit.types import Feedback
 from chainlit.user import User
 
@@ -24,7 +25,7 @@ async def _turn(layer, thread_id: str, days_ago: int, question: str, channel: st
     """One question and its answer; `on_run`: the answer sits in Chainlit's `run` step and the thumb
     is put on that run, as the browser does."""
     created = (NOW - timedelta(days=days_ago, minutes=len(question))).isoformat().replace("+00:00", "Z")
-    create = type(layer).create_step.__wrapped__  # outside a Chainlit session
+    create = SQLAlchemyDataLayer.create_step.__wrapped__  # outside a Chainlit session
     await create(layer, {"id": str(uuid.uuid4()), "threadId": thread_id, "name": "user", "type": "user_message",
                          "output": question, "createdAt": created, "streaming": False, "metadata": {}})
     run_id = str(uuid.uuid4()) if on_run else None
