@@ -11,7 +11,7 @@ import chainlit as cl
 from assistant import i18n
 from assistant.input_guard import is_blank
 from chatbot.auth import ensure_auth_secret
-from chatbot.ui.pending import begin_turn, refusals
+from chatbot.ui.pending import begin_turn, clicked_interrupt_id, live_interrupt_id, refusals
 from chatbot.ui.tabs import STALE_CLICK_NOTE, forget_note, refresh_other_tabs, schedule_note, show_current_state
 from chatbot.workers import ensure_worker_pool
 from relais.logging import configure_logging
@@ -174,18 +174,21 @@ async def on_message(message: cl.Message) -> None:
 async def on_choice(action: cl.Action) -> None:
     """A quick-choice button under an agent prompt: the profile resumes its prompt once (the
     button's payload carries the interrupt id; `chatbot.ui.pending` removes answered buttons).
-    Then the other tabs on the thread show the new state; a refused click (the question was
-    answered in a tab of another instance) shows this tab the new state."""
+    Then the other tabs on the thread show the new state. A refused click on the question this
+    tab showed as current (answered in a tab of another instance) shows this tab the new state;
+    an older button of this tab (a double click) only gets the short refusal note."""
     handler = getattr(_profile_module(), "on_choice", None)
     begin_turn()
     forget_note()
     refused = refusals()
+    clicked = clicked_interrupt_id(action)
+    tab_was_current = clicked is not None and clicked == live_interrupt_id()
     if handler is None:
         await action.remove()
         return
     await handler(action)
-    if refusals() > refused:
-        await show_current_state(cl.context.session, on_chat_resume, STALE_CLICK_NOTE)
-    else:
+    if refusals() == refused:
         refresh_other_tabs(on_chat_resume)
+    elif tab_was_current:
+        await show_current_state(cl.context.session, on_chat_resume, STALE_CLICK_NOTE)
 

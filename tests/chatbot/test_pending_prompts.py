@@ -129,9 +129,16 @@ async def test_a_click_in_a_stale_tab_is_refused(stack: dict[str, Any]) -> None:
     tab_a = await reopened(base, token, thread_id, "Assistant")
     tab_b = await reopened(base, token, thread_id, "Assistant")
     try:
+        vegan = choice(tab_b._turn.actions, "Vegan")  # tab B's button, before tab A answers
         await tab_a.click(choice(tab_a._turn.actions, "Injury"))
         assert humans(stack, thread_id) == [WORKOUT, "I have an injury."]
-        late = await tab_b.click(choice(tab_b._turn.actions, "Vegan"))
+        for _ in range(300):  # tab B is shown the new state and told why (issue 29), within 30 s
+            if "went on in another tab" in tab_b._turn.text:
+                break
+            await asyncio.sleep(0.1)
+        assert "went on in another tab" in tab_b._turn.text, "tab B was not told"
+        assert "Vegan" not in [a["label"] for a in tab_b._turn.actions], "tab B's answered buttons are gone"
+        late = await tab_b.click(vegan)  # a click that raced the update: still refused
         assert "already answered" in late.text
         assert not [m for m in late.messages.values() if m.get("type") == "user_message"]  # no echoed click
         assert humans(stack, thread_id) == [WORKOUT, "I have an injury."]
