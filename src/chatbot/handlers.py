@@ -12,7 +12,13 @@ from assistant import i18n
 from assistant.input_guard import is_blank
 from chatbot.auth import ensure_auth_secret
 from chatbot.ui.pending import begin_turn, clicked_interrupt_id, live_interrupt_id, refusals
-from chatbot.ui.tabs import STALE_CLICK_NOTE, forget_note, refresh_other_tabs, schedule_note, show_current_state
+from chatbot.ui.tabs import (
+    STALE_CLICK_NOTE,
+    forget_note,
+    refresh_other_tabs,
+    schedule_note,
+    show_current_state,
+)
 from chatbot.workers import ensure_worker_pool
 from relais.logging import configure_logging
 from relais.settings import get_settings
@@ -53,7 +59,10 @@ def startup() -> None:
     from chatbot.warm import start_warm_start
 
     start_warm_start(settings)  # encoders, Chroma, BM25 loaded before /relais/ready says ready
-    from chatbot.chainlit_fixes.translations import quiet_readme_fallback, register_translation_route
+    from chatbot.chainlit_fixes.translations import (
+        quiet_readme_fallback,
+        register_translation_route,
+    )
     from relais.models import is_offline
 
     register_translation_route(lambda: is_offline(get_settings()))  # the footer matches the engine
