@@ -36,7 +36,7 @@ import numpy as np
 
 from knowledge.answer_types import ALL_TYPES, asked_types, days_named, states_type
 from knowledge.embedding_cache import embed_texts
-from knowledge.fragments import _dangling as opens_on_pronoun
+from knowledge.fragments import opens_on_pronoun
 from knowledge.language import detect_language
 from knowledge.lexical import analyse_query
 from knowledge.list_context import gather_lists, heading_lead, heading_of, render_item, whole_steps

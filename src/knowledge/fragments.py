@@ -56,7 +56,7 @@ _IMPERSONAL = re.compile(
     r"il\s+(?:y\s+a|n['’]y\s+a|faut|ne\s+faut|est\s+possible|suffit|vaut)|ce\s+qui|ce\s+que|"
     r"this\s+article|cet\s+article|that's\s+it)\b",
     re.IGNORECASE)
-_POINTER = re.compile(
+POINTER = re.compile(
     r"^(?:\(?\s*)(?:read|see|see also|lisez|voir|voyez|consultez|reportez-vous à|more in|"
     r"details(?: and an example)? are in|all (?:current )?prices are in|you can find all .* in|"
     r"tous les tarifs sont dans|guide (?:complet|détaillé) en anglais|english version)\b",
@@ -119,7 +119,8 @@ def _first_word(text: str) -> str:
     return match.group(1).lower() if match else ""
 
 
-def _dangling(sentence: str) -> bool:
+def opens_on_pronoun(sentence: str) -> bool:
+    """Whether `sentence` opens on a word pointing back at something it does not name ("It costs…")."""
     text = strip_markdown(_LIST_ITEM.sub("", sentence)).strip()
     if _IMPERSONAL.match(text):
         return False
@@ -243,9 +244,9 @@ def fragment_reasons(answer: str, passages: Sequence[str] = ()) -> list[str]:
             reasons.append("markup_artifact")
         for line in _lines(segment):
             sentences = _SENTENCE_SPLIT.split(_LIST_ITEM.sub("", line)) or [line]
-            if _dangling(line if _LIST_ITEM.match(line) else sentences[0]):
+            if opens_on_pronoun(line if _LIST_ITEM.match(line) else sentences[0]):
                 reasons.append("dangling_pronoun")
-            if any(_POINTER.match(strip_markdown(s).strip()) for s in sentences):
+            if any(POINTER.match(strip_markdown(s).strip()) for s in sentences):
                 reasons.append("pointer_only")
             if _cut(line):
                 reasons.append("cut_sentence")

@@ -16,7 +16,7 @@ import dataclasses
 import re
 from typing import Any, Protocol
 
-from knowledge.fragments import _dangling
+from knowledge.fragments import opens_on_pronoun
 from knowledge.passage_units import Unit, render_list
 
 MAX_ITEMS = 8
@@ -33,7 +33,7 @@ def heading_of(hit: Any) -> str:
     """The name of the section a passage sits in; its article's title at the top, or when the
     section's name opens on a pronoun ("Ça ne synchronise pas ?" leads nothing by itself)."""
     section = (getattr(hit, "section", "") or "").split(" > ")[-1].strip()
-    if section and not _dangling(section):
+    if section and not opens_on_pronoun(section):
         return section
     return (getattr(hit, "title", "") or "").strip()
 

@@ -7,7 +7,7 @@ import posixpath
 import re
 from typing import Any
 
-from knowledge.fragments import _POINTER as POINTER
+from knowledge.fragments import POINTER
 from knowledge.passage_units import Unit, split_sentences, units_of
 from knowledge.retrieval import Hit
 

@@ -24,7 +24,7 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
-from knowledge.fragments import _dangling
+from knowledge.fragments import opens_on_pronoun
 from relais.language import fold_accents
 
 # concept → (words meaning it, words meaning its opposite); accent-folded, lower case, whole words
@@ -204,7 +204,7 @@ def _evidence(q: _Question, text: str, context: str = "", before: str = "") -> _
     agree: list[bool] = []
     negated: set[str] = set()
     stated: set[str] = set()
-    if before and (_dangling(text) or before.rstrip().endswith(":")):
+    if before and (opens_on_pronoun(text) or before.rstrip().endswith(":")):
         context = f"{context} {before}"  # what "It" stands for, or the lead-in of an item
     about = (_content(_tokens(context)) | _content(_tokens(text))) & q.content
     asked = q.content - q.condition
