@@ -186,6 +186,8 @@ class Orchestrator:
             yield ErrorEvent(i18n.translate("ui.kb_missing", language), code="kb_missing")
             yield DoneEvent()
             return
+        if self.model is not None and hits:  # the model gets the context the offline composer would use
+            hits = await asyncio.to_thread(self._about_the_subject, question, hits)
 
         if not self.settings.enable_orchestrator:
             yield EngineEvent(self.engine_label)
@@ -248,6 +250,14 @@ class Orchestrator:
             return None
         with tracing.span("retrieve"):  # bm25, dense and fusion are its children (KnowledgeBase.search)
             return await asyncio.to_thread(kb.search, question)
+
+    def _about_the_subject(self, question: str, hits: list[Any]) -> list[Any]:
+        """`hits`, or none when the base never speaks of the question's subject (a brand, a place
+        it never names: `knowledge.coverage`): passages that only read close to the question are
+        no context for a model, as they are no answer offline."""
+        from knowledge.extractive import subject_in_base
+
+        return hits if subject_in_base(question, hits, None, self.knowledge_base) else []
 
     async def _assess(self, question: str) -> Verdict:
         """The input guard (`assistant.input_guard`) over the few-shot file's words."""

@@ -5,14 +5,14 @@ from __future__ import annotations
 import typer
 
 from cli.agent_service import agent_app
-from cli.commands import ask_command, classify_command, eval_intent_command, run_command
+from cli.commands import ask_command, classify_command, eval_answers_command, eval_intent_command, run_command
 from cli.feedback_export import feedback_app
 from cli.ops_commands import doctor_command, hash_password_command
 from coach.cli import coach_app, eval_router_command
 from debate.cli import debate_command
 from handoff_audit.cli import audit_app
 from kb_update.cli import kb_update_command
-from knowledge.cli import eval_answers_command, eval_retrieval_command, ingest_command
+from knowledge.cli import eval_retrieval_command, ingest_command
 
 app = typer.Typer(
     name="relais",

@@ -80,6 +80,31 @@ def eval_intent_command(
         typer.echo(f"  expected {e['label']:6} got {e['predicted']:6} ({e['score']:+.3f})  {e['text']}")
 
 
+def eval_answers_command(
+    file: Path = typer.Argument(..., exists=True, dir_okay=False,
+                                help='JSONL lines {"question": "...", "facts": [["$5", "5 dollars"], ...]}.'),
+    json_out: bool = typer.Option(False, "--json", help="Print the scores and every answer as JSON."),
+) -> None:
+    """Fact recall, fragments and "not found" rates of the answers on a question set (one process):
+    the offline composer's, or the configured model's, given the same context as in the app."""
+    from knowledge.cli import run_answer_eval
+    from relais.models import chat_model
+    from relais.settings import get_settings
+
+    settings = get_settings().model_copy(update={"enable_orchestrator": False})  # answers, no hand-off
+    model = chat_model(settings)
+    if model is None:
+        from knowledge.answer_eval import offline_answerer
+
+        run_answer_eval(file, json_out, offline_answerer)
+        return
+    from assistant.orchestrator import Orchestrator
+    from assistant.turn_answers import turn_answerer
+
+    run_answer_eval(file, json_out, lambda: turn_answerer(Orchestrator(settings=settings, model=model,
+                                                                       model_resolved=True)))
+
+
 def run_command(
     host: Optional[str] = typer.Option(None, help="App host (default APP_HOST)."),
     port: Optional[int] = typer.Option(None, help="App port (default APP_PORT)."),

@@ -6,10 +6,14 @@ Heavy imports (Chroma, torch, bm25s) happen inside the commands so `relais --hel
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
+
+if TYPE_CHECKING:
+    from knowledge.answer_eval import AnswerFn
 
 
 def ingest_command(
@@ -63,18 +67,13 @@ def eval_retrieval_command(
             typer.echo(f"  {name:<11} {value:.4f}")
 
 
-def eval_answers_command(
-    file: Annotated[Path, typer.Argument(
-        exists=True, dir_okay=False,
-        help='JSONL lines {"question": "...", "facts": [["$5", "5 dollars"], ...]}.')],
-    as_json: Annotated[bool, typer.Option("--json", help="Print the scores and every answer as JSON.")] = False,
-) -> None:
-    """Fact recall and fragment rate of the offline answers on a question set (one process)."""
-    from knowledge.answer_eval import evaluate_answers, load_cases, offline_answerer
+def run_answer_eval(file: Path, as_json: bool, answerer: Callable[[], AnswerFn]) -> None:
+    """Score the answers `answerer()` gives on `file`'s questions and print the report."""
+    from knowledge.answer_eval import evaluate_answers, load_cases
     from knowledge.errors import KnowledgeError
 
     try:
-        report = evaluate_answers(load_cases(file), offline_answerer())
+        report = evaluate_answers(load_cases(file), answerer())
     except (KnowledgeError, ValueError) as exc:
         typer.echo(f"Error: {exc}", err=True)
         raise typer.Exit(1) from None

@@ -30,12 +30,28 @@ class ExtractiveAnswer:
     text: str
     sources: list[Hit] = field(default_factory=list)
     found: bool = False
-    related: list[Hit] = field(default_factory=list)
-    weak: bool = False  # found, but barely relevant: counted with the knowledge gaps  # "see also": retrieved close behind, not cited
+    related: list[Hit] = field(default_factory=list)  # "see also": retrieved close behind, not cited
+    weak: bool = False  # found, but barely relevant: counted with the knowledge gaps
 
 
 def not_found_message(question: str) -> str:
     return NOT_FOUND[detect_language(question)]
+
+
+def subject_in_base(question: str, hits: list[Hit], embedder: Embedder | None, kb: Any,
+                    cache_dir: Path | None = None) -> bool:
+    """Whether the base speaks of what `question` is about (`knowledge.coverage`); True when `kb`
+    has no lexical index to tell. A model answering from the same passages needs the same test:
+    passages that only read close to the question are no context for it."""
+    index = kb.lexical() if kb is not None and hasattr(kb, "lexical") else None
+    if index is None:
+        return True
+    embedder = embedder or getattr(kb, "embedder", None) or get_embedder()
+    if cache_dir is None:
+        cache_dir = get_settings().data_dir / "embeddings"
+    coverage = question_coverage(question, index)
+    return coverage.known_share >= MIN_KNOWN_SHARE and names_spoken_of(
+        coverage.missing_names, [h.text for h in hits[:3]], embedder, cache_dir)
 
 
 def extractive_answer(question: str, hits: list[Hit], embedder: Embedder | None = None,
@@ -54,11 +70,8 @@ def extractive_answer(question: str, hits: list[Hit], embedder: Embedder | None 
     embedder = embedder or get_embedder()
     if cache_dir is None:
         cache_dir = get_settings().data_dir / "embeddings"
-    index = kb.lexical() if kb is not None and hasattr(kb, "lexical") else None
-    coverage = question_coverage(question, index) if index is not None else None
-    if coverage is not None and (coverage.known_share < MIN_KNOWN_SHARE or not names_spoken_of(
-            coverage.missing_names, [h.text for h in hits[:3]], embedder, cache_dir)):
-        return ExtractiveAnswer(not_found_message(question), [], False)  # its subject is nowhere in the base
+    if not subject_in_base(question, hits, embedder, kb, cache_dir):
+        return ExtractiveAnswer(not_found_message(question), [], False)
     result = compose(question, hits, embedder, cache_dir, kb=kb, max_units=max_sentences,
                      not_found=not_found_message(question))
     from knowledge.related import related_articles
