@@ -52,7 +52,8 @@ _ASKS: list[tuple[str, re.Pattern[str]]] = [
                        r"\b(?:prix|tarifs?|montant|frais|cout\w*)\b", _I)),
     (QUANTITY, re.compile(r"\bhow\s+much\s+(?:memory|space|data|storage)\b|\bhow\s+many\b|\bnumber\s+of\b|"
                           r"\bcombien\s+de\b|\bnombre\s+de\b|\bmaximum\b|\bminimum\b|\bat\s+most\b|\bau\s+plus\b|"
-                          r"\blimit\b|\blimite\b", _I)),
+                          r"\blimit\b|\blimite\b|\b(?:maxima|minima)(?:l|le|ux|les)?\b|\b(?:biggest|largest|smallest)\b|"
+                          r"\b(?:max|min)\s+(?:size|file)|\b(?:file|attachment|upload)\s+size\b|\btaille\b|\bpoids\b", _I)),
     (AGE, re.compile(r"\bhow\s+old\b|\b(?:what|minimum|maximum)\s+age\b|\bage\s+(?:limit|minimum)\b|"
                      r"\bquel\s+age\b|\bage\s+minimum\b|\b\d{1,2}\s+ans\b|\byears?\s+old\b|\b\d{1,2}[- ]year[- ]old\b", _I)),
     (FREQUENCY, re.compile(r"\bhow\s+(?:often|frequently)\b|\bhow\s+many\s+times\b|\ba\s+quelle\s+frequence\b|"

@@ -35,6 +35,7 @@ from typing import Any
 import numpy as np
 
 from knowledge.answer_types import ALL_TYPES, asked_types, days_named, states_type
+from knowledge.cross_language import cosine_scale
 from knowledge.embedding_cache import embed_texts
 from knowledge.fragments import opens_on_pronoun
 from knowledge.language import detect_language
@@ -303,6 +304,7 @@ class _Scorer:
         self.language = detect_language(question)
         self.problem = bool(_PROBLEM.search(question))
         self.qvec = embedder.embed_query(question)
+        self.scale = cosine_scale(getattr(embedder, "name", ""))  # cosines read on MiniLM's scale
         reader = kb.question_encoder(question) if kb is not None and hasattr(kb, "question_encoder") else None
         self.twin = (reader[0], reader[1], reader[0].embed_query(question)) if reader is not None else None
         self.q_terms = set(analyse_query(question, ["en", "fr"]))
@@ -333,7 +335,7 @@ class _Scorer:
                 owners.append(i)
                 clause_texts.append(clause)
         vectors = embed_texts(self.embedder, texts + clause_texts, self.cache_dir)
-        similarity = vectors @ self.qvec
+        similarity = (vectors @ self.qvec) / self.scale
         if self.twin is not None:  # a French question on a MiniLM base: average in the encoder that reads it
             twin, scale, tvec = self.twin
             similarity = 0.5 * similarity + 0.5 * (embed_texts(twin, texts + clause_texts, self.cache_dir) @ tvec) / scale

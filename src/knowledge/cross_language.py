@@ -58,6 +58,13 @@ def reads(encoder: str, language: str) -> bool:
     return readable is None or language in readable
 
 
+def cosine_scale(encoder: str) -> float:
+    """How much lower `encoder`'s same-language cosines run than MiniLM's, whose scale the answer
+    composer's relevance bar is set in (a French base read by the multilingual encoder: on-topic
+    sentences 0.25-0.4 where MiniLM gives an English one 0.35-0.5)."""
+    return SAME_LANGUAGE_MARGIN_SCALE if encoder == MULTILINGUAL else 1.0
+
+
 def needs_cross_index(settings: Settings, encoder: str, documents: set[str] | None = None) -> bool:
     """True when some expected question language is one `encoder` does not read, whether or
     not some documents are written in it (`documents` is accepted for callers that pass it):

@@ -5,7 +5,9 @@ is a condition of "Who is eligible", "Confirm. The request must be made…" is s
 freeze". So an item is shown under its lead-in (the sentence ending with ":" before the list, or
 else its section's name), a step with its number. When the answer quotes the lead-in sentence
 itself, or several items of one list, it shows that list once, whole (up to `MAX_ITEMS` items;
-a longer list keeps the quoted items only), under its lead-in. A lead-in whose list is not in the
+a longer list keeps the quoted items only), under its lead-in. So does one item of a short list of
+short items (options, names: "three decisions: accept, close, refuse"), whose lead-in announces
+them all: one of them alone under it reads as the only one. A lead-in whose list is not in the
 passage is not quoted at all ("Everything in the Base plan, plus:" says nothing by itself), nor
 is the sentence that introduces a quoted code block (the block is shown under it already).
 """
@@ -20,6 +22,7 @@ from knowledge.fragments import opens_on_pronoun
 from knowledge.passage_units import Unit, render_list
 
 MAX_ITEMS = 8
+SHORT_ITEM_WORDS = 6  # a list whose items are all this short enumerates options: quoted whole
 
 
 class Candidate(Protocol):  # the composer's candidate: a unit, its passage's units, its hit
@@ -88,6 +91,12 @@ def _introduced_block(unit: Unit, siblings: list[Unit]) -> int | None:
     return next((u.block for u in siblings if u.kind in ("item", "list") and u.lead == unit.text), None)
 
 
+def _enumeration(whole: Unit | None, items: list[str]) -> bool:
+    """A short list of short items under a lead-in ("three decisions:"): its items are quoted together."""
+    return (whole is not None and bool(whole.lead) and len(items) <= MAX_ITEMS
+            and all(len(t.split()) <= SHORT_ITEM_WORDS for t in items))
+
+
 def gather_lists(chosen: list[Any]) -> list[Any]:
     """The answer's candidates with each list shown once (see the module doc); order kept."""
     groups: dict[tuple[str, int, int], list[int]] = {}
@@ -109,11 +118,11 @@ def gather_lists(chosen: list[Any]) -> list[Any]:
     for (_, _, block), members in groups.items():
         units = [chosen[i].unit for i in members]
         items = [u for u in units if u.kind == "item"]
-        if not any(u.kind in ("list", "sentence") for u in units) and len(items) < 2:
-            continue  # one item: shown with its lead-in by `render_item`
         first = chosen[members[0]]
         whole = _list_of(block, first.siblings)
         shown = [u.text for u in first.siblings if u.kind == "item" and u.block == block]  # as the composer reads them
+        if not any(u.kind in ("list", "sentence") for u in units) and len(items) < 2 and not _enumeration(whole, shown):
+            continue  # one item: shown with its lead-in by `render_item`
         marks = {u.text: u.marker for u in first.siblings if u.kind == "item" and u.block == block}
         if whole is None:  # a one-item list
             texts, numbered, lead = [u.text for u in items], bool(items and items[0].numbered), ""

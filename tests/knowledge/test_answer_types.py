@@ -37,6 +37,9 @@ from relais.embeddings import get_embedder
     ("Where can I find my tickets?", PLACE),
     ("Dans quelle ville est le siège ?", PLACE),
     ("How many books can I borrow?", QUANTITY),
+    ("What is the largest photo I can upload to my profile?", QUANTITY),  # a size: any stated number
+    ("Quelle taille maximale pour une pièce jointe ?", QUANTITY),
+    ("Quel poids minimal pour un colis ?", QUANTITY),
     ("What do I get when my neighbour signs up?", BENEFIT),
 ])
 def test_asked_types(question: str, kind: str) -> None:

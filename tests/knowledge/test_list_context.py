@@ -105,3 +105,27 @@ def test_the_sentence_that_introduces_a_quoted_code_block_is_not_quoted_twice() 
     chosen = candidates(text, "", lambda u: True)
     assert [c.unit.kind for c in chosen] == ["sentence", "code"]
     assert [c.unit.kind for c in gather_lists(chosen)] == ["code"]
+
+
+DECISIONS = """Each request ends with one of three decisions:
+
+- Accept
+- Close without action
+- Refuse
+
+A refusal must give its reason."""
+
+
+def test_one_option_of_a_short_enumeration_brings_the_others() -> None:
+    chosen = candidates(DECISIONS, "Decisions", lambda u: u.text == "Close without action")
+    out = gather_lists(chosen)
+    assert len(out) == 1 and out[0].unit.kind == "list"
+    assert out[0].unit.items == ["Accept", "Close without action", "Refuse"]
+    assert out[0].unit.lead == "Each request ends with one of three decisions:"
+
+
+def test_one_condition_of_a_list_of_long_items_stays_alone() -> None:
+    text = "To qualify, all of these must hold:\n\n" + ELIGIBLE.replace("You are 16", "You are at least 16 years old on the day you apply")
+    chosen = candidates(text, "Who is eligible", lambda u: u.kind == "item" and u.text.startswith("You are enrolled"))
+    out = gather_lists(chosen)
+    assert len(out) == 1 and out[0].unit.kind == "item"
