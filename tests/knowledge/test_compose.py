@@ -214,3 +214,31 @@ def test_the_chunk_next_to_the_top_hit_can_answer(answer) -> None:
               Hit("Gift vouchers can be bought at the front desk.", "pottery.md", "Pottery", "Vouchers", 2, 0.0)]
     result = answer("How long is a pottery workshop?", [chunks[0]], kb=ArticleKB(chunks), max_units=2)
     assert "90 minutes" in result.text, result.text
+
+
+class FixedCosineEmbedder:
+    """Every sentence at the same cosine to every question: the relevance bar alone decides."""
+
+    dim = 4
+
+    def __init__(self, name: str, cosine: float) -> None:
+        self.name, self.cosine = name, cosine
+
+    def embed_query(self, text: str):
+        import numpy as np
+
+        return np.array([1.0, 0.0, 0.0, 0.0], dtype=np.float32)
+
+    def embed_documents(self, texts, batch_size: int = 64):
+        import numpy as np
+
+        row = [self.cosine, (1 - self.cosine**2) ** 0.5, 0.0, 0.0]
+        return np.array([row for _ in texts], dtype=np.float32)
+
+
+def test_the_relevance_bar_reads_the_multilingual_encoders_lower_cosines_on_minilms_scale(tmp_path) -> None:
+    """0.27 is below the bar for MiniLM but a usual on-topic cosine for the multilingual encoder."""
+    passage = [hit("Un brouillon reste enregistré trois mois après votre dernière modification.", "b.md", "Brouillons")]
+    question = "Quel délai ?"
+    assert not compose(question, passage, FixedCosineEmbedder("minilm", 0.27), tmp_path / "a").found
+    assert compose(question, passage, FixedCosineEmbedder("use-multilingual", 0.27), tmp_path / "b").found
