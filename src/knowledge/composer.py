@@ -449,7 +449,6 @@ def compose(question: str, hits: list[Hit], embedder: Any, cache_dir: Path, *, k
     return composed
 
 
-
 def _overlaps(a: _Candidate, b: _Candidate) -> bool:
     """The same block quoted twice (an item and its whole list, a sentence and its antecedent)."""
     same_passage = a.hit.source == b.hit.source and a.hit.chunk_index == b.hit.chunk_index
