@@ -8,6 +8,7 @@ from __future__ import annotations
 from concurrent.futures import ThreadPoolExecutor
 
 from assistant.offline_intent import get_offline_classifier
+from relais.embeddings import forget_questions
 from relais.settings import get_settings
 
 QUESTIONS = [
@@ -24,7 +25,11 @@ def test_simultaneous_classifications_share_forward_passes_and_keep_their_verdic
     batchers = [e.batcher for e in classifier.encoders]
     assert all(b.window_s > 0 for b in batchers)  # on by default (RELAIS_QUERY_BATCH_MS)
     before = [b.batches for b in batchers]
+    again = [classifier.classify(q) for q in QUESTIONS]  # a question already read is not encoded again
+    assert [b.batches for b in batchers] == before
+    assert [r.intent for r in again] == [r.intent for r in alone]
 
+    forget_questions()  # the same questions as never seen, asked at once
     with ThreadPoolExecutor(len(QUESTIONS)) as pool:
         together = list(pool.map(classifier.classify, QUESTIONS))
 
