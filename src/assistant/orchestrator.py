@@ -19,6 +19,7 @@ from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import HumanMessage, SystemMessage
 
 from assistant import i18n
+from assistant.collaborators import HandoffAudit, KnowledgeSource
 from assistant.input_guard import Verdict, strip_invisible
 from assistant.intent_classifier import (
     IntentType,
@@ -47,6 +48,7 @@ from relais.settings import Settings, get_settings
 
 if TYPE_CHECKING:  # the clients import httpx and langgraph-sdk: loaded on the first hand-off only
     from assistant.external_agent import AgentClient
+    from knowledge.retrieval import Hit
 
 logger = logging.getLogger(__name__)
 
@@ -72,7 +74,7 @@ def prepare_question(raw: str, language: str, settings: Settings | None = None) 
     return PreparedQuestion(text)
 
 
-def hit_to_source(hit: Any) -> dict[str, Any]:
+def hit_to_source(hit: Hit) -> dict[str, Any]:
     """A retrieved chunk as a source of the answer; its language lets the page say that a
     "see also" article is in another language than the answer."""
     return {
@@ -85,7 +87,7 @@ def hit_to_source(hit: Any) -> dict[str, Any]:
     }
 
 
-def prepare_rag_context(hits: Sequence[Any]) -> str:
+def prepare_rag_context(hits: Sequence[Hit]) -> str:
     """The seed's `prepare_rag_context`: the retrieved passages as the numbered context block
     ([1] title, text…) that the model is asked to cite."""
     return format_context([(h.title, h.text) for h in hits])
@@ -102,7 +104,7 @@ class Orchestrator:
 
     settings: Settings = field(default_factory=get_settings)
     model: BaseChatModel | None = None
-    knowledge_base: Any = None
+    knowledge_base: KnowledgeSource | None = None
     agent_client: AgentClient | None = None
     model_resolved: bool = False
     retry: RetryPolicy | None = None
@@ -122,7 +124,7 @@ class Orchestrator:
         return get_enhanced_system_prompt(BASE_SYSTEM_PROMPT, self.settings)
 
     # lazily built collaborators (heavy imports stay out of `relais --help`)
-    def kb(self) -> Any:
+    def kb(self) -> KnowledgeSource:
         if self.knowledge_base is None:
             from knowledge.retrieval import get_knowledge_base
 
@@ -156,7 +158,7 @@ class Orchestrator:
         thread_id: str | None = None,
         language: str = "en",
         system_prompt: str | None = None,
-        audit: Any = None,
+        audit: HandoffAudit | None = None,
         interrupt_id: str | None = None,
     ) -> AsyncIterator[ChatEvent]:
         """The seed's flow: ALTER threads go straight to the agent; others are classified.
@@ -223,7 +225,7 @@ class Orchestrator:
         history: list[dict[str, str]],
         thread_id: str | None,
         language: str,
-        audit: Any = None,
+        audit: HandoffAudit | None = None,
         interrupt_id: str | None = None,
     ) -> AsyncIterator[ChatEvent]:
         done = False
@@ -244,14 +246,14 @@ class Orchestrator:
             yield DoneEvent()
 
     # --- steps ---------------------------------------------------------------------------
-    async def _retrieve(self, question: str) -> list[Any] | None:
+    async def _retrieve(self, question: str) -> list[Hit] | None:
         kb = await asyncio.to_thread(self.kb)  # the first call loads the encoder and opens Chroma
         if await asyncio.to_thread(kb.is_empty):
             return None
         with tracing.span("retrieve"):  # bm25, dense and fusion are its children (KnowledgeBase.search)
             return await asyncio.to_thread(kb.search, question)
 
-    def _about_the_subject(self, question: str, hits: list[Any]) -> list[Any]:
+    def _about_the_subject(self, question: str, hits: list[Hit]) -> list[Hit]:
         """`hits`, or none when the base never speaks of the question's subject (a brand, a place
         it never names: `knowledge.coverage`): passages that only read close to the question are
         no context for a model, as they are no answer offline."""
@@ -264,7 +266,7 @@ class Orchestrator:
         guard = await asyncio.to_thread(get_input_guard, self.settings)
         return guard.assess(question)
 
-    async def _classify(self, question: str, hits: list[Any], history: list[dict[str, str]]):
+    async def _classify(self, question: str, hits: list[Hit], history: list[dict[str, str]]):
         """ALTER only on content: low-information input stays NORMAL, no classifier, no model call."""
         if not (await self._assess(question)).has_content:
             return IntentType.NORMAL, None
@@ -280,7 +282,7 @@ class Orchestrator:
         )
 
     async def _answer(
-        self, question: str, hits: list[Any], history: list[dict[str, str]], language: str,
+        self, question: str, hits: list[Hit], history: list[dict[str, str]], language: str,
         system_prompt: str | None = None,
     ) -> AsyncIterator[ChatEvent]:
         """Pure RAG answer (no classification): the model with the context, or extractive."""
@@ -328,7 +330,7 @@ class Orchestrator:
 
         return rest()
 
-    async def _stream_answer(self, answer: AsyncIterator[str], hits: list[Any], language: str) -> AsyncIterator[ChatEvent]:
+    async def _stream_answer(self, answer: AsyncIterator[str], hits: list[Hit], language: str) -> AsyncIterator[ChatEvent]:
         try:
             async for text in answer:
                 yield TextChunk(text)
