@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import importlib
 import logging
-from typing import Any
+from typing import Any, Protocol
 
 import chainlit as cl
 
@@ -122,10 +122,21 @@ def starters(language: str | None) -> list[cl.Starter]:
     return catalog.starters_for(ASSISTANT, language)
 
 
-def _profile_module() -> Any:
+class ProfileModule(Protocol):
+    """What every module of `chatbot.profiles` provides; `on_chat_resume(thread)` and
+    `on_choice(action)` are optional (the Debate has no prompt to resume or click)."""
+
+    async def on_chat_start(self) -> None: ...
+
+    async def on_message(self, message: cl.Message) -> None: ...
+
+
+def _profile_module() -> ProfileModule:
+    """The session's profile module, imported on its first chat (lazy: the Debate and the
+    Knowledge update bring their LangGraph graphs, which would slow every app start)."""
     name = cl.user_session.get("chat_profile") or ASSISTANT
     module_name = PROFILES.get(name, PROFILES[ASSISTANT])
-    return importlib.import_module(module_name)
+    return importlib.import_module(module_name)  # type: ignore[return-value]  # a module satisfies the protocol
 
 
 async def on_chat_start() -> None:
