@@ -6,8 +6,9 @@ Deterministic on purpose: the offline engine and the tests read the same schedul
 from __future__ import annotations
 
 import re
-import unicodedata
 from dataclasses import dataclass
+
+from relais.language import fold_accents
 
 DAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 _DAY_WORDS = {
@@ -53,14 +54,8 @@ TIMETABLE: tuple[StudioClass, ...] = (
 )
 
 
-def fold(text: str) -> str:
-    """Lower case without accents, for matching words in EN and FR."""
-    decomposed = unicodedata.normalize("NFKD", text.lower())
-    return "".join(c for c in decomposed if not unicodedata.combining(c))
-
-
 def _words(text: str) -> list[str]:
-    return re.findall(r"[a-z]+", fold(text))
+    return re.findall(r"[a-z]+", fold_accents(text))
 
 
 def find_activity(text: str) -> str | None:
@@ -73,7 +68,7 @@ def find_day(text: str) -> str | None:
 
 def find_time(text: str) -> str | None:
     """`18:00`, `18h`, `18h30`, `7.30`, `6pm` → `HH:MM`."""
-    folded = fold(text)
+    folded = fold_accents(text)
     match = re.search(r"\b(\d{1,2})\s*(?:[:h.]\s*(\d{2})?|\s*(am|pm))", folded)
     if not match:
         return None

@@ -17,9 +17,9 @@ from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage, BaseMessage, ToolMessage
 from langchain_core.outputs import ChatGeneration, ChatResult
 
-from booking.catalog import classes, find_activity, find_day, find_time, fold
+from booking.catalog import classes, find_activity, find_day, find_time
 from booking.tools import BOOK, CANCEL, FIND
-from relais.language import detect_language
+from relais.language import detect_language, fold_accents
 
 _BOOK_WORDS = ("book", "reserve", "register", "sign me up", "inscri", "reserv")
 _CANCEL_WORDS = ("cancel", "annul")
@@ -56,7 +56,7 @@ def _calls(planned: list[tuple[str, dict[str, Any]]]) -> AIMessage:
 
 def plan_call(request: str) -> tuple[str, dict[str, Any]] | None:
     """The tool call a request asks for, or None when it asks for none of them."""
-    folded = fold(request)
+    folded = fold_accents(request)
     activity, day, time = find_activity(request), find_day(request), find_time(request)
     number = re.search(r"#?\b(\d+)\b(?!\s*[:h.]\s*\d|\s*(?:am|pm))", folded)
     if any(w in folded for w in _CANCEL_WORDS) and number:
@@ -81,7 +81,7 @@ def plan_calls(request: str) -> list[tuple[str, dict[str, Any]]]:
     """The tool calls a request asks for: one booking per clause when it books several classes
     ("book yoga on Monday and pilates on Tuesday at 12:15"; a clause without an activity takes the
     previous one's), else the one call of `plan_call`, else none."""
-    folded = fold(request)
+    folded = fold_accents(request)
     if any(w in folded for w in _BOOK_WORDS) and not any(w in folded for w in _CANCEL_WORDS):
         calls, activity = [], None
         for clause in (c for c in _CLAUSES.split(request) if c.strip()):
@@ -119,7 +119,7 @@ def claims_request(text: str) -> bool:
 
     Narrow on purpose: an agent service routing between several agents asks this first, and
     "cancel my membership" or "I train on Mondays" are not bookings."""
-    folded = fold(text)
+    folded = fold_accents(text)
     words = set(re.findall(r"[a-z]+", folded))
     asks_timetable = bool(words & {"timetable", "horaires", "planning"})
     if not any(w in folded for w in _BOOK_WORDS + _CANCEL_WORDS):
