@@ -214,11 +214,9 @@ def run_main(name: str, title: str, body: Any) -> int:
 @contextlib.contextmanager
 def pointed_at(folder: Path) -> Iterator[None]:
     """RELAIS_DATA_DIR = `folder` for this process (settings and KB caches cleared both ways)."""
-    from relais.settings import get_settings
-
     previous = os.environ.get("RELAIS_DATA_DIR")
     os.environ["RELAIS_DATA_DIR"] = str(folder)
-    _forget_cached_settings(get_settings)
+    _forget_cached_settings()
     try:
         yield
     finally:
@@ -226,7 +224,7 @@ def pointed_at(folder: Path) -> Iterator[None]:
             os.environ.pop("RELAIS_DATA_DIR", None)
         else:
             os.environ["RELAIS_DATA_DIR"] = previous
-        _forget_cached_settings(get_settings)
+        _forget_cached_settings()
 
 
 @contextlib.contextmanager
@@ -240,8 +238,10 @@ def temp_data_dir(prefix: str = "relais-bench-") -> Iterator[Path]:
         shutil.rmtree(folder, ignore_errors=True)
 
 
-def _forget_cached_settings(get_settings: Any) -> None:
-    get_settings.cache_clear()
+def _forget_cached_settings() -> None:
+    from relais.settings import clear_settings_caches
+
+    clear_settings_caches()
     if "knowledge.retrieval" in sys.modules:
         sys.modules["knowledge.retrieval"].clear_knowledge_base_cache()
 

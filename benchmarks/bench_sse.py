@@ -93,13 +93,13 @@ async def measure(url: str, events: int, rounds: int, warmup: int = 3) -> dict[s
 
     from assistant import external_agent as ea
     from relais.events import TextChunk
-    from relais.settings import Settings, get_settings
+    from relais.settings import Settings, clear_settings_caches
 
     body = {"message": "bench", "user_id": "bench", "conversation_history": []}
     direct_http = httpx.AsyncClient(timeout=httpx.Timeout(60.0, connect=5.0))
     client = ea.ExternalAgentClient(Settings(external_agent_url=url))
     os.environ["EXTERNAL_AGENT_URL"] = url  # forward_to_external_agent reads the settings
-    get_settings.cache_clear()
+    clear_settings_caches()
 
     async def direct() -> AsyncIterator[str]:
         # read to the end of the body (it ends right after `done`) so the pooled connection

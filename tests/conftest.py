@@ -29,7 +29,7 @@ _ISOLATED_ENV = (
 @pytest.fixture(autouse=True)
 def isolated_settings(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
     """Every test gets its own RELAIS_DATA_DIR and no .env from the developer's checkout."""
-    from relais.settings import get_settings
+    from relais.settings import clear_settings_caches
 
     for key in _ISOLATED_ENV:
         monkeypatch.delenv(key, raising=False)
@@ -38,9 +38,9 @@ def isolated_settings(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterat
     monkeypatch.setenv("RELAIS_KB_DIR", str(REPO_ROOT / "data" / "knowledge"))
     monkeypatch.setenv("RELAIS_INTENTS_FILE", str(REPO_ROOT / "data" / "intents" / "examples.yaml"))
     monkeypatch.chdir(tmp_path)  # no stray .env is read
-    get_settings.cache_clear()
+    clear_settings_caches()
     yield data_dir
-    get_settings.cache_clear()
+    clear_settings_caches()
 
 
 from relais.serving import free_port
@@ -64,12 +64,12 @@ def scale_services() -> tuple[str, str, int]:
 @pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.scale)])
 def backend(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
     """One persistence suite, several backends: SQLite always, Postgres in the scale run."""
-    from relais.settings import get_settings
+    from relais.settings import clear_settings_caches
 
     if request.param == "postgres":
         url, _, _ = scale_services()
         monkeypatch.setenv("DATABASE_URL", url)
-        get_settings.cache_clear()
+        clear_settings_caches()
     return str(request.param)
 
 

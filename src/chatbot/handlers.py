@@ -21,7 +21,7 @@ from chatbot.ui.tabs import (
 )
 from chatbot.workers import ensure_worker_pool
 from relais.logging import configure_logging
-from relais.settings import get_settings
+from relais.settings import get_settings, secret_values
 
 logger = logging.getLogger(__name__)
 
@@ -45,7 +45,7 @@ def startup() -> None:
     from chatbot.doctor import refuse_unsafe_start
 
     settings = get_settings()
-    configure_logging(settings.relais_log_level, settings.secret_values())
+    configure_logging(settings.relais_log_level, secret_values())
     ensure_auth_secret(settings)
     edge.trust_proxies(settings)
     edge.install(app)

@@ -17,7 +17,7 @@ from enum import Enum
 
 import typer
 
-from relais.settings import Settings, get_settings
+from relais.settings import Settings, get_settings, secret_values
 
 agent_app = typer.Typer(help="The agents served as the orchestrator's external agent.", no_args_is_help=True)
 
@@ -91,7 +91,7 @@ def serve_command(
     from relais.logging import configure_logging
 
     settings = get_settings()
-    configure_logging(settings.relais_log_level, settings.secret_values())
+    configure_logging(settings.relais_log_level, secret_values(settings))
     uvicorn.run(
         create_app(lambda: open_agents(settings, agent), settings=settings),
         host=host or settings.agent_host,

@@ -49,7 +49,7 @@ from relais.events import (
     ToolCallEvent,
 )
 from relais.retry import RetryPolicy
-from relais.settings import Settings, get_settings
+from relais.settings import Settings, get_settings, secret_values
 from relais.turns import StaleInterrupt, thread_config, thread_owner
 
 log = logging.getLogger(__name__)
@@ -274,7 +274,7 @@ class CoachRunner:
             )
         from handoff_audit.recorder import ReceiptStore
 
-        receipts = ReceiptStore(settings.receipts_db_url, secrets=settings.secret_values())
+        receipts = ReceiptStore(settings.receipts_db_url, secrets=secret_values(settings))
         async with open_checkpointer(checkpoint_target, settings) as saver:
             graph = build_coach_graph(model, saver, **graph_kwargs)
             yield cls(graph, engine=str(engine), receipts=receipts)

@@ -125,9 +125,9 @@ class ReceiptStore:
     ) -> None:
         self.url = database_url(target)
         if secrets is None:
-            from relais.settings import get_settings
+            from relais.settings import secret_values
 
-            secrets = get_settings().secret_values()
+            secrets = secret_values()
         self._secrets = [s for s in secrets if s]
         self.engine = engine_for(self.url)
         with self.engine.begin() as conn:

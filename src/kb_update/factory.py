@@ -9,7 +9,7 @@ from kb_update.graph import Components
 from kb_update.job import Job
 from kb_update.publish import knowledge_reingest
 from relais.models import chat_model
-from relais.settings import get_settings
+from relais.settings import get_settings, secret_values
 
 
 def components_for(job: Job, settings: Any = None, *, reingest: bool = True) -> Components:
@@ -24,7 +24,7 @@ def components_for(job: Job, settings: Any = None, *, reingest: bool = True) -> 
         parts = Components.offline(job, reingest=hook)
     else:
         parts = Components.with_model(job, model, judge_model=chat_model(settings, temperature=0.0), reingest=hook)
-    parts.secrets = tuple(settings.secret_values())
+    parts.secrets = tuple(secret_values(settings))
     parts.journal = Path(settings.data_dir) / "kb_update_publishes.jsonl"
     parts.lesson_memory = Path(settings.data_dir) / "kb_update_lessons.json"
     return parts

@@ -1,24 +1,44 @@
-"""All of Relais's configuration in one typed place, read from the environment and `.env`.
+"""The kit's settings (what several packages share) and the mechanism every package's settings use.
 
-Defaults run offline with no API key; every variable is listed in `.env.example`.
+Each package that has settings of its own keeps them in `<package>/settings.py`: a `PackageSettings`
+class with only its fields, read through an accessor made by `cached_settings`. Every class reads the
+environment and `.env` the same way; one variable has one owner (tests/relais/test_settings.py).
+Defaults run offline with no API key; every variable is listed in `.env.example` and the README.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import lru_cache
 from pathlib import Path
-from typing import Literal
+from typing import Literal, Self, TypeVar
 
-from pydantic import Field, SecretStr, field_validator
+from pydantic import Field, PrivateAttr, SecretStr, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 
-class Settings(BaseSettings):
-    """Relais settings. Field names map to upper-case environment variables."""
+def blank_is_none(value: object) -> object:
+    """An empty or blank value means unset (a `.env` line `KEY=` left empty)."""
+    return None if isinstance(value, str) and not value.strip() else value
+
+
+class SettingsBase(BaseSettings):
+    """How every Relais settings class reads its values: field names map to upper-case environment
+    variables, also read from `.env` (the environment wins)."""
 
     model_config = SettingsConfigDict(
         env_file=".env", env_file_encoding="utf-8", extra="ignore", populate_by_name=True
     )
+
+    def secret_values(self) -> list[str]:
+        """The secrets this class holds (its `SecretStr` fields), so logs and receipts can be scrubbed."""
+        values = [getattr(self, name) for name in type(self).model_fields]
+        return [v.get_secret_value() for v in values if isinstance(v, SecretStr) and v.get_secret_value()]
+
+
+class Settings(SettingsBase):
+    """The settings several packages share: the data folder, the chat model, the databases, the agent
+    protocol's shared token, logging and tracing."""
 
     # --- local state and content -------------------------------------------------------
     relais_data_dir: Path = Field(Path(".relais"), description="All local state lives here.")
@@ -148,28 +168,16 @@ class Settings(BaseSettings):
     )
 
     @field_validator("mistral_api_key", "external_agent_token", "chainlit_auth_secret", "relais_api_token",
-                     "external_agent_api_key", mode="before")
+                     "external_agent_api_key", "relais_model", "chroma_host", "database_url", "checkpoint_url",
+                     "booking_db_path", mode="before")
     @classmethod
     def _blank_is_none(cls, value: object) -> object:
-        return None if isinstance(value, str) and not value.strip() else value
-
-    @field_validator("relais_model", "chroma_host", "database_url", "checkpoint_url", "booking_db_path", mode="before")
-    @classmethod
-    def _blank_str_is_none(cls, value: object) -> object:
-        return None if isinstance(value, str) and not value.strip() else value
+        return blank_is_none(value)
 
     # --- derived paths --------------------------------------------------------------------
     @property
     def data_dir(self) -> Path:
         return self.relais_data_dir.expanduser().resolve()
-
-    @property
-    def chroma_dir(self) -> Path:
-        return self.data_dir / "chroma"
-
-    @property
-    def lexical_dir(self) -> Path:
-        return self.data_dir / "lexical"
 
     @property
     def chainlit_db_url(self) -> str:
@@ -192,6 +200,23 @@ class Settings(BaseSettings):
         return str(self.data_dir / "checkpoints.db")
 
     @property
+    def receipts_db_url(self) -> str:
+        """Synchronous SQLAlchemy URL of the chat database, where handoff receipts are kept
+        (same database as `chainlit_db_url`, so every instance reads the same receipts)."""
+        url = self.chainlit_db_url
+        return url.replace("sqlite+aiosqlite://", "sqlite://", 1).replace(
+            "postgresql+asyncpg://", "postgresql+psycopg://", 1
+        )
+
+    @property
+    def chroma_dir(self) -> Path:
+        return self.data_dir / "chroma"
+
+    @property
+    def lexical_dir(self) -> Path:
+        return self.data_dir / "lexical"
+
+    @property
     def kb_extensions(self) -> dict[str, str]:
         """RELAIS_KB_EXTENSIONS as {'.mdoc': '.md'} (suffixes lower-cased, dots added)."""
         mapping: dict[str, str] = {}
@@ -201,15 +226,6 @@ class Settings(BaseSettings):
                 if extra and builtin:
                     mapping["." + extra.lstrip(".")] = "." + builtin.lstrip(".")
         return mapping
-
-    @property
-    def receipts_db_url(self) -> str:
-        """Synchronous SQLAlchemy URL of the chat database, where handoff receipts are kept
-        (same database as `chainlit_db_url`, so every instance reads the same receipts)."""
-        url = self.chainlit_db_url
-        return url.replace("sqlite+aiosqlite://", "sqlite://", 1).replace(
-            "postgresql+asyncpg://", "postgresql+psycopg://", 1
-        )
 
     @property
     def admins(self) -> frozenset[str]:
@@ -227,20 +243,70 @@ class Settings(BaseSettings):
         return pairs
 
     def secret_values(self) -> list[str]:
-        """Every configured secret, so logs and receipts can be scrubbed of them."""
-        values = [
-            s.get_secret_value()
-            for s in (self.mistral_api_key, self.external_agent_token, self.chainlit_auth_secret,
-                      self.relais_api_token, self.external_agent_api_key)
-            if s is not None
-        ]
+        values = [v for v in super().secret_values() if v != self.relais_users.get_secret_value()]
         values += [p for p in self.users.values() if len(p) >= 4]
-        if self.otel_exporter_otlp_headers is not None:  # collector credentials
+        if self.otel_exporter_otlp_headers is not None:  # collector credentials, value by value
             values += [pair.split("=", 1)[-1].strip() for pair in self.otel_exporter_otlp_headers.get_secret_value().split(",")]
         return [v for v in values if v]
 
 
-@lru_cache(maxsize=1)
-def get_settings() -> Settings:
-    """The process-wide settings (cached; tests call `get_settings.cache_clear()`)."""
-    return Settings()
+class PackageSettings(SettingsBase):
+    """A package's own settings, standing on the kit's shared ones (`kit`: the process's, unless
+    `on(...)` placed them on others, e.g. a test's or an evaluation's data folder)."""
+
+    _kit: Settings | None = PrivateAttr(None)
+
+    @property
+    def kit(self) -> Settings:
+        return self._kit if self._kit is not None else get_settings()
+
+    @property
+    def data_dir(self) -> Path:
+        return self.kit.data_dir
+
+    def on(self, kit: Settings) -> Self:
+        """A copy of these settings standing on `kit`."""
+        bound = self.model_copy()
+        bound._kit = kit
+        return bound
+
+    def secret_values(self) -> list[str]:
+        return super().secret_values() + (self._kit.secret_values() if self._kit is not None else [])
+
+
+S = TypeVar("S", bound=SettingsBase)
+_ACCESSORS: dict[type[SettingsBase], Callable[[], SettingsBase]] = {}
+
+
+def cached_settings(cls: type[S]) -> Callable[[], S]:
+    """The accessor of `cls`'s process-wide instance, read once; `clear_settings_caches` forgets it."""
+
+    @lru_cache(maxsize=1)
+    def accessor() -> S:
+        return cls()
+
+    _ACCESSORS[cls] = accessor
+    return accessor
+
+
+def clear_settings_caches() -> None:
+    """Forget every settings instance read so far, the kit's and every package's (tests that change
+    the environment call this, so the change is seen everywhere)."""
+    for accessor in _ACCESSORS.values():
+        accessor.cache_clear()  # type: ignore[attr-defined]
+
+
+def settings_classes() -> list[type[SettingsBase]]:
+    """The settings classes loaded in this process (a package's registers when its module is imported)."""
+    return list(_ACCESSORS)
+
+
+def secret_values(*given: SettingsBase) -> list[str]:
+    """Every configured secret of the settings loaded in this process, and of `given` (instances a
+    caller built itself), so logs and receipts can be scrubbed of them."""
+    values = [v for settings in (*given, *(a() for a in _ACCESSORS.values())) for v in settings.secret_values()]
+    return list(dict.fromkeys(values))
+
+
+get_settings = cached_settings(Settings)
+"""The process-wide kit settings (cached; tests call `clear_settings_caches()`)."""

@@ -28,7 +28,7 @@ from assistant.external_agent import (
 )
 from assistant.i18n import MESSAGES, normalise_language, translate
 from relais.events import DoneEvent, ErrorEvent, InterruptEvent, TextChunk, ToolCallEvent
-from relais.settings import Settings, get_settings
+from relais.settings import Settings, clear_settings_caches
 from tests.chatbot import agent_behaviours as behaviours
 from tests.conftest import REPO_ROOT, free_port
 from tests.servers import serve
@@ -442,7 +442,7 @@ def _configure(monkeypatch: pytest.MonkeyPatch, url: str) -> None:
     monkeypatch.setenv("EXTERNAL_AGENT_TOKEN", TOKEN)
     monkeypatch.setenv("EXTERNAL_AGENT_READ_TIMEOUT_S", str(READ_TIMEOUT_S))
     monkeypatch.setenv("EXTERNAL_AGENT_CONNECT_TIMEOUT_S", str(READ_TIMEOUT_S))
-    get_settings.cache_clear()
+    clear_settings_caches()
 
 
 async def test_forward_yields_seed_markers(agent, monkeypatch):

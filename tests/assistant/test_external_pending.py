@@ -50,11 +50,11 @@ async def test_ids_pending_and_conflict(tmp_path: Path, monkeypatch: pytest.Monk
             assert later is not None and later.interrupt_id != first.interrupt_id
             # the orchestrator relays the clicked prompt's id on an ALTER thread (stale → conflict)
             from assistant.external_agent import aclose_client
-            from relais.settings import get_settings
+            from relais.settings import clear_settings_caches, get_settings
 
             for key, value in {"EXTERNAL_AGENT_URL": base, "EXTERNAL_AGENT_TOKEN": TOKEN, "ENABLE_ORCHESTRATOR": "true"}.items():
                 monkeypatch.setenv(key, value)
-            get_settings.cache_clear()
+            clear_settings_caches()
             orchestrator = Orchestrator(settings=get_settings())
             relayed = [e async for e in orchestrator.process_question(
                 "Vegan", ALTER, user_id="alice", thread_id="th", interrupt_id=first.interrupt_id)]

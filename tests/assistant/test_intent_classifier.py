@@ -9,7 +9,7 @@ from langchain_core.messages import AIMessage
 
 from assistant.intent_classifier import IntentType, classify_intent_and_answer, decide_prefix
 from assistant.prompts import ESCALATION_INSTRUCTIONS, get_enhanced_system_prompt
-from relais.settings import get_settings
+from relais.settings import clear_settings_caches
 from relais.testing import ScriptedChatModel
 
 
@@ -93,7 +93,7 @@ async def test_prompt_carries_context_examples_and_history() -> None:
 def test_enhanced_prompt_only_with_orchestrator(monkeypatch: pytest.MonkeyPatch) -> None:
     assert get_enhanced_system_prompt("BASE") == "BASE"
     monkeypatch.setenv("ENABLE_ORCHESTRATOR", "true")
-    get_settings.cache_clear()
+    clear_settings_caches()
     assert get_enhanced_system_prompt("BASE") == "BASE" + ESCALATION_INSTRUCTIONS
 
 
@@ -101,5 +101,5 @@ def test_custom_intent_prompt(monkeypatch: pytest.MonkeyPatch) -> None:
     from assistant.prompts import get_intent_detection_prompt
 
     monkeypatch.setenv("INTENT_DETECTION_PROMPT", "Classify travel bookings.")
-    get_settings.cache_clear()
+    clear_settings_caches()
     assert get_intent_detection_prompt() == "Classify travel bookings."

@@ -55,7 +55,7 @@ def test_examples_file_errors(tmp_path: Path) -> None:
 
 
 def test_swapped_examples_file_changes_the_classifier(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from relais.settings import get_settings
+    from relais.settings import clear_settings_caches
 
     travel = tmp_path / "travel.yaml"
     travel.write_text(
@@ -65,7 +65,7 @@ def test_swapped_examples_file_changes_the_classifier(tmp_path: Path, monkeypatc
         '- {text: "Reserve a hotel room in Lyon for two nights", label: ALTER}\n'
     )
     monkeypatch.setenv("RELAIS_INTENTS_FILE", str(travel))
-    get_settings.cache_clear()
+    clear_settings_caches()
     classifier = get_offline_classifier()
     assert len(classifier.examples) == 4
     assert classifier.classify("Please book a flight to Rome for me").intent is IntentType.ALTER

@@ -26,7 +26,7 @@ from handoff_audit.receipt import assert_no_content
 from handoff_audit.recorder import ReceiptStore
 from handoff_audit.verifiers import TurnOutcome
 from relais.events import TextChunk
-from relais.settings import get_settings
+from relais.settings import clear_settings_caches, get_settings, secret_values
 from relais.testing import ScriptedChatModel
 
 GOOD = {VerdictCode.HEALTHY, VerdictCode.WAITING_ON_APPROVAL}
@@ -53,7 +53,7 @@ async def _turn(runner: CoachRunner, thread: str, text: str, user: str = "u-1") 
 
 
 def _store() -> ReceiptStore:
-    return ReceiptStore(get_settings().receipts_db_url, secrets=get_settings().secret_values())
+    return ReceiptStore(get_settings().receipts_db_url, secrets=secret_values())
 
 
 def _verdicts(store: ReceiptStore, contract: str | None = None) -> list[VerdictCode]:
@@ -210,7 +210,7 @@ async def test_fault_agent_ending_without_done_is_false_complete() -> None:
 
 async def test_fault_resume_after_the_deadline_is_uncertain(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("COACH_INTERRUPT_TTL_S", "1")
-    get_settings.cache_clear()
+    clear_settings_caches()
     runner, store = _runner()
     await _turn(runner, "t", "Build muscle, 3 days a week")
     time.sleep(1.2)

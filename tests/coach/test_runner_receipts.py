@@ -6,7 +6,7 @@ from coach import CoachRunner
 from handoff_audit.classifier import VerdictCode, classify
 from handoff_audit.receipt import content_problems
 from relais.events import TextChunk
-from relais.settings import get_settings
+from relais.settings import secret_values
 
 TURNS = [
     "Build muscle, lose fat — suggest a workout plan",
@@ -29,7 +29,7 @@ async def test_runner_records_route_and_wait_receipts() -> None:
     assert waits and classify(waits[-1]).verdict is VerdictCode.WAITING_ON_APPROVAL
     assert routes[-1].result is not None and "respects_food_restrictions" in routes[-1].result.verifier
     assert [r.route_rule for r in routes] == ["workout_keywords", "conflict_rule", "nutrition_keywords"]
-    secrets = get_settings().secret_values()
+    secrets = secret_values()
     for receipt in receipts:  # ids and keys only: no message text leaks into the audit
         assert not content_problems(receipt, secrets)
         dumped = receipt.model_dump_json()

@@ -118,10 +118,10 @@ def test_unsafe_receipts_are_refused_and_not_stored(tmp_path: Path, changes) -> 
 
 
 def test_secrets_default_to_the_configured_ones(monkeypatch: pytest.MonkeyPatch) -> None:
-    from relais.settings import get_settings
+    from relais.settings import clear_settings_caches
 
     monkeypatch.setenv("EXTERNAL_AGENT_TOKEN", "tok-0123456789abcdef")
-    get_settings.cache_clear()
+    clear_settings_caches()
     store = ReceiptStore()
     with pytest.raises(UnsafeReceipt, match="secret"):
         store.record(_r(tool_call_id="tok-0123456789abcdef"), "t")

@@ -21,7 +21,7 @@ from relais.events import (
     StaleChoiceEvent,
     StepEvent,
 )
-from relais.settings import get_settings
+from relais.settings import clear_settings_caches, get_settings
 from tests.kb_update.conftest import snapshot
 
 REQUEST = "The base plan moves from $10/month to $12/month"
@@ -107,7 +107,7 @@ class Chat:
 @pytest.fixture
 def conversation(kb: Path, monkeypatch: pytest.MonkeyPatch):
     monkeypatch.setenv("RELAIS_KB_DIR", str(kb))
-    get_settings.cache_clear()
+    clear_settings_caches()
     journal = Path(get_settings().data_dir) / "journal.jsonl"
 
     def components(job: Any) -> Components:

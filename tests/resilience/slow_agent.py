@@ -58,7 +58,7 @@ def main() -> None:
     from coach.runner import CoachRunner
     from coach.service import create_app
     from relais.logging import configure_logging
-    from relais.settings import get_settings
+    from relais.settings import get_settings, secret_values
 
     parser = argparse.ArgumentParser()
     parser.add_argument("--host", default="127.0.0.1")
@@ -66,7 +66,7 @@ def main() -> None:
     parser.add_argument("--delay", type=float, default=0.03)
     args = parser.parse_args()
     settings = get_settings()
-    configure_logging(settings.relais_log_level, settings.secret_values())
+    configure_logging(settings.relais_log_level, secret_values(settings))
     app = create_app(lambda: CoachRunner.open(model=coach_model(args.delay), settings=settings), settings=settings)
     uvicorn.run(app, host=args.host, port=args.port, log_level="info")
 

@@ -36,7 +36,7 @@ from handoff_audit.recorder import ReceiptStore
 from handoff_audit.render import render_markdown, verdict_line
 from relais.approvals import is_decision_reply
 from relais.events import ModeEvent
-from relais.settings import get_settings
+from relais.settings import get_settings, secret_values
 
 logger = logging.getLogger(__name__)
 
@@ -118,7 +118,7 @@ _receipts: ReceiptStore | None = None
 def receipt_store() -> ReceiptStore:
     global _receipts
     if _receipts is None:
-        _receipts = ReceiptStore(secrets=get_settings().secret_values())
+        _receipts = ReceiptStore(secrets=secret_values())
     return _receipts
 
 
