@@ -23,7 +23,7 @@ from collections import Counter
 from dataclasses import dataclass
 from decimal import Decimal
 
-from kb_update.markdown import blocks, sentence_at
+from kb_update.markdown import blocks, clause_at
 from kb_update.prices import (
     PERIOD_MONTHS,
     Money,
@@ -136,7 +136,7 @@ class ConsistencyChecker:
                 continue
             if _same(money.amount, self.old.amount) or _same(money.amount, self.new.amount):
                 continue
-            sentence = sentence_at(paragraph, money.start)
+            sentence = clause_at(paragraph, money.start)
             finding = (
                 self._derived(index, money, sentence)
                 or self._difference(index, money, sentence, others)

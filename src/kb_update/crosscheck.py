@@ -22,7 +22,7 @@ from decimal import Decimal
 from typing import Any
 
 from kb_update.consistency import DIFFERENCE_WORDS, RATIO_PATTERNS, period_factor
-from kb_update.markdown import blocks, sentence_at
+from kb_update.markdown import blocks, clause_at
 from kb_update.prices import PERIOD_MONTHS, Money, Price, find_money, rewrite_mention_text
 
 # Words that make a sentence state a price (a ratio found there is a pricing relation).
@@ -80,7 +80,7 @@ def stated_ratios(texts: dict[str, str], every: bool = False) -> dict[Any, str]:
             for pattern, value in RATIO_PATTERNS:
                 for match in pattern.finditer(block.text):
                     ratio: Decimal = value(match)  # type: ignore[operator]
-                    sentence = sentence_at(block.text, match.start()).strip()
+                    sentence = clause_at(block.text, match.start()).strip()
                     if ratio > 0 and ratio != 1 and _PRICE_WORDS.search(sentence):
                         found.setdefault((ratio, sentence) if every else ratio, sentence)
     return found
@@ -153,7 +153,7 @@ class KnowledgeBaseCheck:
         old, new = self.old, self.new
         if _close(money.amount, new.amount) and money.period in (new.period, None):
             return None
-        sentence = sentence_at(paragraph, money.start)
+        sentence = clause_at(paragraph, money.start)
 
         def make(kind: str, target: Decimal, relation: str, source: str = "", factor: Decimal | None = None,
                  other: Decimal | None = None) -> Derived:

@@ -18,7 +18,7 @@ _LINK_PATTERNS = (
     re.compile(r"^\s{0,3}\[[^\]]+\]:\s*<?(\S+?)>?(?:\s|$)", re.MULTILINE),  # [ref]: target
     re.compile(r"(?<![(<\w])(https?://[^\s)<>\]]+)"),  # bare URL
 )
-_SENTENCE_END = re.compile(r"(?<=[.!?;:])\s+(?=[\"'«(\[*_]?[A-ZÀ-Ý0-9$€£])|\n+")
+_CLAUSE_END = re.compile(r"(?<=[.!?;:])\s+(?=[\"'«(\[*_]?[A-ZÀ-Ý0-9$€£])|\n+")
 
 
 @dataclass(frozen=True)
@@ -76,10 +76,13 @@ def title(text: str, fallback: str) -> str:
     return match.group(1).strip() if match else fallback
 
 
-def sentences(paragraph: str) -> list[tuple[int, int]]:
-    """(start, end) spans of the sentences (and table rows / list lines) of a paragraph."""
+def clause_spans(paragraph: str) -> list[tuple[int, int]]:
+    """(start, end) spans of the clauses of a paragraph: sentences, table rows and list lines, and
+    the parts a `;` or `:` separates ("Premium: $30 a month; Base: $20"). Not the knowledge base's
+    sentence splitter (`relais.sentences`): a price's context is its clause, and the wording diff
+    compares clause by clause, by offsets into the text it edits."""
     spans, pos = [], 0
-    for cut in _SENTENCE_END.finditer(paragraph):
+    for cut in _CLAUSE_END.finditer(paragraph):
         if cut.start() > pos:
             spans.append((pos, cut.start()))
         pos = cut.end()
@@ -88,9 +91,9 @@ def sentences(paragraph: str) -> list[tuple[int, int]]:
     return spans
 
 
-def sentence_at(paragraph: str, offset: int) -> str:
-    """The sentence of `paragraph` that contains character `offset`."""
-    for start, end in sentences(paragraph):
+def clause_at(paragraph: str, offset: int) -> str:
+    """The clause of `paragraph` that contains character `offset`."""
+    for start, end in clause_spans(paragraph):
         if start <= offset < end:
             return paragraph[start:end]
     return paragraph

@@ -17,7 +17,7 @@ from kb_update.consistency import ConsistencyChecker, period_factor
 from kb_update.crosscheck import Derived, KnowledgeBaseCheck
 from kb_update.failures import parse_hints
 from kb_update.gates import LinksPreserved, ParagraphDiff
-from kb_update.markdown import blocks, replace_blocks, sentence_at
+from kb_update.markdown import blocks, replace_blocks, clause_at
 from kb_update.price_gates import NewPricePresent, OfflineJudge, OldPriceAbsent
 from kb_update.prices import (
     PERIOD_LABEL,
@@ -157,14 +157,14 @@ class PriceChangeJob:
                     hits.append(Hit(
                         id=f"h{len(hits) + 1}", path=rel, paragraph=block.index, start=money.start,
                         end=money.end, text=money.text, kind=kind,
-                        context=sentence_at(block.text, money.start).strip(),
+                        context=clause_at(block.text, money.start).strip(),
                     ))
         return hits
 
     def _kind(self, money: Money, paragraph: str) -> str | None:
         if money.same_price(self.old):
             return "price"
-        if period_factor(money, sentence_at(paragraph, money.start), self.old) is not None:
+        if period_factor(money, clause_at(paragraph, money.start), self.old) is not None:
             return "derived"
         return None
 

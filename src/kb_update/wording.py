@@ -13,7 +13,7 @@ import re
 from decimal import Decimal
 from typing import Any
 
-from kb_update.markdown import blocks, sentences
+from kb_update.markdown import blocks, clause_spans
 from kb_update.prices import find_money, rewrite_mention_text
 
 TEXTS: dict[str, dict[str, str]] = {
@@ -321,7 +321,7 @@ def changes(before: str, after: str) -> list[str]:
                 cells = [f"~~{x}~~ **{y}**" for x, y in zip(_row(a), _row(b)) if x != y]
                 lines.append(f"{_row(b)[0]}: " + " · ".join(cells))
                 continue
-            old_s, new_s = [a[s:e] for s, e in sentences(a)], [b[s:e] for s, e in sentences(b)]
+            old_s, new_s = [a[s:e] for s, e in clause_spans(a)], [b[s:e] for s, e in clause_spans(b)]
             if len(old_s) != len(new_s):
                 lines.append(_word_diff(a, b))
                 continue

@@ -16,13 +16,13 @@ from dataclasses import dataclass
 
 from knowledge.language import detect_language
 from knowledge.loaders import Document
+from relais.sentences import SENTENCE_END, split_sentences
 
 _HEADING = re.compile(r"^(#{1,6})\s+(.+?)\s*#*\s*$")
 _FENCE = re.compile(r"^\s*(```|~~~)")
 CHUNKER_VERSION = 3  # part of the index manifest: a new chunker re-indexes everything
 # A sentence ends with . ! ? … (optionally closed by a quote/bracket) followed by space and a
 # capital, digit, quote or list marker; "e.g. x", "$10.99" and "v1.2" are not sentence ends.
-_SENTENCE_END = re.compile(r"(?<=[.!?…])[\"'»)\]]*\s+(?=[\"'«(\[]?[A-ZÀ-ÖØ-Þ0-9*•\-])")
 
 
 @dataclass(frozen=True)
@@ -51,16 +51,6 @@ class Chunk:
     def index_text(self) -> str:
         """What is embedded and indexed lexically: heading line, then the body."""
         return f"{self.heading}\n{self.text}" if self.heading else self.text
-
-
-def split_sentences(text: str) -> list[str]:
-    """Sentences of `text`; line breaks (list items, table rows) also end a sentence."""
-    out: list[str] = []
-    for line in text.splitlines():
-        line = line.strip()
-        if line:
-            out.extend(s.strip() for s in _SENTENCE_END.split(line) if s.strip())
-    return out
 
 
 def split_sections(text: str, title: str = "") -> list[tuple[str, str]]:
@@ -247,12 +237,12 @@ def _units(body: str, size: int) -> list[tuple[str, str, bool]]:
             items = block.text.split("\n")
             for i, item in enumerate(items):
                 pieces = [item] if len(item) <= size else [
-                    part for sentence in split_sentences(item)
+                    part for sentence in split_sentences(item, lines_end_sentences=True)
                     for part in ([sentence] if len(sentence) <= size else _hard_split(sentence, size))]
                 out.extend((piece, "list", i == 0 and k == 0) for k, piece in enumerate(pieces))
         else:
             parts: list[str] = []
-            for sentence in split_sentences(block.text):
+            for sentence in split_sentences(block.text, lines_end_sentences=True):
                 parts.extend([sentence] if len(sentence) <= size else _hard_split(sentence, size))
             out.extend((part, "prose", i == 0) for i, part in enumerate(parts))
     return out
@@ -263,7 +253,7 @@ def _tail(text: str, overlap: int) -> str:
     if overlap <= 0 or len(text) <= overlap:
         return "" if overlap <= 0 else text
     window = text[-overlap:]
-    sentences = _SENTENCE_END.split(window)
+    sentences = SENTENCE_END.split(window)
     if len(sentences) > 1:
         return window[window.index(sentences[1]):].strip() if sentences[1] else ""
     space = window.find(" ")

@@ -22,13 +22,12 @@ import re
 from dataclasses import dataclass, field
 
 from knowledge.fragments import is_label
+from relais.sentences import split_sentences
 
 _FENCE = re.compile(r"^\s*(```|~~~)")
 _LIST = re.compile(r"^(\s*)([-*+•]|\d+[.)])\s+(.*)$")
 _TABLE_RULE = re.compile(r"^\s*\|?\s*:?-{2,}:?\s*(\|\s*:?-{2,}:?\s*)*\|?\s*$")
 _LINK = re.compile(r"\[([^\]]+)\]\(([^)\s]+)(?:\s+\"[^\"]*\")?\)")
-_SENTENCE_END = re.compile(r"(?<=[.!?…])[\"'»)\]]*\s+(?=[\"'«(\[]?[A-ZÀ-ÖØ-Þ0-9*•])")
-_ABBREVIATION = re.compile(r"\b(?:e\.g|i\.e|etc|vs|a\.m|p\.m|approx|no|n°)\.$", re.IGNORECASE)
 
 
 @dataclass
@@ -61,20 +60,6 @@ def plain(text: str) -> tuple[str, list[tuple[str, str]]]:
     text = text.replace("**", "")
     text = re.sub(r"(?<![\w*])\*(?!\s)(.+?)(?<!\s)\*(?!\w)", r"\1", text)
     return " ".join(text.split()), links
-
-
-def split_sentences(paragraph: str) -> list[str]:
-    """Sentences of one joined paragraph ("a.m." and "e.g." do not end one)."""
-    out: list[str] = []
-    for piece in _SENTENCE_END.split(paragraph):
-        piece = piece.strip()
-        if not piece:
-            continue
-        if out and _ABBREVIATION.search(out[-1]) and not piece[:1].isdigit():
-            out[-1] = f"{out[-1]} {piece}"
-        else:
-            out.append(piece)
-    return out
 
 
 def _cells(line: str) -> list[str]:

@@ -8,8 +8,9 @@ import re
 from typing import Any
 
 from knowledge.fragments import POINTER
-from knowledge.passage_units import Unit, split_sentences, units_of
+from knowledge.passage_units import Unit, units_of
 from knowledge.retrieval import Hit
+from relais.sentences import split_sentences
 
 MAX_POINTERS = 3  # linked articles followed per answer
 _INLINE_POINTER = re.compile(

@@ -1,0 +1,34 @@
+"""The one sentence splitter (chunking and the composer both use it)."""
+
+from relais.sentences import split_sentences
+
+
+def test_prices_and_abbreviations_do_not_end_a_sentence() -> None:
+    text = "The plan costs $10.99 per month, e.g. for students. The desk opens at 8 a.m. Staff help then!"
+    assert split_sentences(text) == [
+        "The plan costs $10.99 per month, e.g. for students.", "The desk opens at 8 a.m. Staff help then!",
+    ]
+
+
+def test_closing_quotes_and_brackets_stay_with_their_sentence() -> None:
+    assert split_sentences('He said "stop." Then left. (See above.) Done… Next?') == [
+        'He said "stop."', "Then left.", "(See above.)", "Done…", "Next?",
+    ]
+
+
+def test_line_breaks_end_sentences_only_when_asked() -> None:
+    text = "Renews monthly!\n- Item one\n- Item two"
+    assert split_sentences(text, lines_end_sentences=True) == ["Renews monthly!", "- Item one", "- Item two"]
+    assert split_sentences(text) == [text]
+
+
+def test_an_abbreviation_at_a_line_end_does_not_swallow_the_next_line() -> None:
+    assert split_sentences("Bring shoes, towels, etc.\nLockers are free.", lines_end_sentences=True) == [
+        "Bring shoes, towels, etc.", "Lockers are free.",
+    ]
+
+
+def test_a_number_after_an_abbreviation_starts_a_new_sentence() -> None:
+    assert split_sentences("Pay at the door etc. 3 guests max. Open 7 a.m. Every day.") == [
+        "Pay at the door etc.", "3 guests max.", "Open 7 a.m. Every day.",
+    ]
