@@ -1,6 +1,7 @@
 """The LangGraph fitness & nutrition coach: two advisors, a deterministic router, a human node.
 
-Public surface (imported lazily so `relais --help` does not load LangGraph):
+Public surface (imported lazily: `relais --help` imports `coach.cli`, hence this package, and LangGraph
+would add about 10 s to it on a loaded 2-core machine; `tests/coach/test_cli.py` guards it):
 `build_coach_graph`, `CoachRunner`, `route`, `create_app`, `open_checkpointer`.
 """
 

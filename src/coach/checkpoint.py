@@ -14,8 +14,11 @@ from __future__ import annotations
 import contextlib
 from collections.abc import AsyncIterator
 from pathlib import Path
+from urllib.parse import urlsplit
 
 from langgraph.checkpoint.base import BaseCheckpointSaver
+from langgraph.checkpoint.memory import InMemorySaver
+from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver
 
 from relais.settings import Settings, get_settings
 
@@ -27,8 +30,6 @@ def describe_target(target: str) -> str:
     if target == MEMORY:
         return "memory"
     if _is_postgres(target):
-        from urllib.parse import urlsplit
-
         parts = urlsplit(target)
         return f"postgres://{parts.hostname or ''}{':' + str(parts.port) if parts.port else ''}{parts.path}"
     return f"sqlite:{target}"
@@ -52,7 +53,7 @@ _SETUP_LOCK = 0x52454C41  # Postgres advisory lock key ("RELA") held while migra
 async def _setup_serialised(saver: BaseCheckpointSaver, url: str) -> None:
     """Run LangGraph's migrations one process at a time: replicas started together deadlocked on
     them (measured: 3 agent services starting at once on a fresh database)."""
-    import psycopg
+    import psycopg  # lazy: Postgres only; psycopg costs 1.0-1.3 s on `import coach.service` (machine loaded)
 
     async with await psycopg.AsyncConnection.connect(url, autocommit=True) as lock:
         await lock.execute("SELECT pg_advisory_lock(%s)", (_SETUP_LOCK,))
@@ -69,11 +70,10 @@ async def open_checkpointer(
     """Yield a ready checkpointer for `target` (default: the settings' checkpoint target)."""
     target = target or (settings or get_settings()).checkpoint_target
     if target == MEMORY:
-        from langgraph.checkpoint.memory import InMemorySaver
-
         yield InMemorySaver()
         return
     if _is_postgres(target):
+        # lazy: Postgres only; a SQLite deployment never loads psycopg (+0.7-1.3 s on `import coach.service`)
         from langgraph.checkpoint.postgres.aio import AsyncPostgresSaver
 
         url = target.replace("postgresql+asyncpg://", "postgresql://").replace(
@@ -83,8 +83,6 @@ async def open_checkpointer(
             await _setup_serialised(saver, url)
             yield saver
         return
-    from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver
-
     path = _sqlite_path(target)
     path.parent.mkdir(parents=True, exist_ok=True)
     async with AsyncSqliteSaver.from_conn_string(str(path)) as saver:

@@ -5,11 +5,15 @@ Heavy imports (LangGraph, uvicorn) stay inside the commands so `relais --help` s
 
 from __future__ import annotations
 
+import asyncio
 import json
+import uuid
 from pathlib import Path
 from typing import Any
 
 import typer
+
+from relais.events import ErrorEvent, InterruptEvent, TextChunk, ToolCallEvent
 
 DEFAULT_ROUTER_CASES = Path(__file__).parent / "data" / "router_cases.jsonl"
 
@@ -25,6 +29,7 @@ def route_command(
     json_out: bool = typer.Option(False, "--json", help='Print {"agent": ...} as JSON.'),
 ) -> None:
     """Which advisor answers MESSAGE (deterministic keyword router, no model)."""
+    # lazy: coach.router loads LangGraph (coach.state): +10 s on `relais --help` (machine loaded)
     from coach.router import explain_route, normalize_agent
 
     try:
@@ -51,18 +56,14 @@ def chat_command(
     ),
 ) -> None:
     """Talk to the coach in the terminal; after each answer pick a quick choice or type freely."""
-    import asyncio
-    import uuid
-
     thread_id = thread or f"cli-{uuid.uuid4().hex[:8]}"
     asyncio.run(_chat(thread_id, online, checkpoint))
 
 
 async def _chat(thread_id: str, online: bool, checkpoint: str | None) -> None:
-    from rich.console import Console
+    from rich.console import Console  # lazy: +0.5 s on `relais --help` (machine loaded)
 
-    from coach.runner import AUTO, CoachRunner
-    from relais.events import ErrorEvent, InterruptEvent, TextChunk, ToolCallEvent
+    from coach.runner import AUTO, CoachRunner  # lazy: the LangGraph stack, +10 s on `relais --help`
 
     console = Console()
     async with CoachRunner.open(
@@ -111,7 +112,7 @@ def _show_prompt(console: Any, payload: dict[str, Any]) -> None:
 
 def evaluate_router(cases: list[dict[str, Any]]) -> dict[str, Any]:
     """Accuracy of the router on labelled cases `{"text", "last", "expect"}`."""
-    from coach.router import normalize_agent, route
+    from coach.router import normalize_agent, route  # lazy: LangGraph (coach.state), +10 s on `relais --help`
 
     errors = []
     for i, case in enumerate(cases):

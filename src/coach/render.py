@@ -129,8 +129,17 @@ def _food_constraint_lines(c: Constraints, lang: str) -> list[str]:
 
 
 def render_workout(plan: WorkoutPlan, c: Constraints) -> str:
-    """The workout advisor's offline reply."""
+    """The workout advisor's offline reply: heading, what was taken into account, the week, how to progress."""
     lang = plan.language
+    out = _workout_heading(plan, lang)
+    out += ["", *_workout_considered(plan, c, lang)]
+    out += ["", *_workout_week(plan, lang)]
+    out += ["", *_workout_progress(plan, lang)]
+    return "\n".join(out).strip() + "\n"
+
+
+def _workout_heading(plan: WorkoutPlan, lang: str) -> list[str]:
+    """The question about an unnamed injury first (it changes every exercise), then the plan's shape in one line."""
     out: list[str] = []
     if "unspecified" in plan.injuries:
         out.append(
@@ -142,13 +151,8 @@ def render_workout(plan: WorkoutPlan, c: Constraints) -> str:
                 "impact et contrôlé.\n",
             )
         )
-    out.append(
-        _t(
-            lang,
-            f"## Your training plan — {goal_label(plan.goal, lang)}",
-            f"## Votre programme d'entraînement — {goal_label(plan.goal, lang)}",
-        )
-    )
+    goal = goal_label(plan.goal, lang)
+    out.append(_t(lang, f"## Your training plan — {goal}", f"## Votre programme d'entraînement — {goal}"))
     total = plan.sessions_per_week or plan.strength_days
     separate_n = total - plan.strength_days
     finishers = sum(1 for s in plan.sessions if s.finisher)
@@ -172,15 +176,14 @@ def render_workout(plan: WorkoutPlan, c: Constraints) -> str:
                 f"{'nt' if finishers > 1 else ''} par un court cardio (sans jour de plus)._",
             )
         )
-    out.append("")
-    out.append(_t(lang, "### What I took into account", "### Ce que j'ai pris en compte"))
-    out.append(
-        _t(
-            lang,
-            f"- Goal: {goal_label(plan.goal, lang)}",
-            f"- Objectif : {goal_label(plan.goal, lang)}",
-        )
-    )
+    return out
+
+
+def _workout_considered(plan: WorkoutPlan, c: Constraints, lang: str) -> list[str]:
+    """Every constraint collected so far, the meals' ones included, so the person sees nothing was lost."""
+    total = plan.sessions_per_week or plan.strength_days
+    out = [_t(lang, "### What I took into account", "### Ce que j'ai pris en compte")]
+    out.append(_t(lang, f"- Goal: {goal_label(plan.goal, lang)}", f"- Objectif : {goal_label(plan.goal, lang)}"))
     if c.days_per_week:
         out.append(
             _t(
@@ -205,13 +208,7 @@ def render_workout(plan: WorkoutPlan, c: Constraints) -> str:
                 f"- Durée des séances : {plan.session_minutes} min (échauffement compris)",
             )
         )
-    out.append(
-        _t(
-            lang,
-            f"- Equipment: {_EQUIPMENT[plan.equipment][0]}",
-            f"- Matériel : {_EQUIPMENT[plan.equipment][1]}",
-        )
-    )
+    out.append(_t(lang, f"- Equipment: {_EQUIPMENT[plan.equipment][0]}", f"- Matériel : {_EQUIPMENT[plan.equipment][1]}"))
     if plan.injuries:
         out.append(
             _t(
@@ -231,10 +228,13 @@ def render_workout(plan: WorkoutPlan, c: Constraints) -> str:
                 "nutrition s'en chargera",
             )
         )
-    for line in plan.assumptions:
-        out.append(f"- {line}")
-    out.append("")
-    out.append(_t(lang, "### Week at a glance", "### La semaine en un coup d'œil"))
+    out.extend(f"- {line}" for line in plan.assumptions)
+    return out
+
+
+def _workout_week(plan: WorkoutPlan, lang: str) -> list[str]:
+    """The week at a glance, each strength session, then the cardio not already done as a finisher."""
+    out = [_t(lang, "### Week at a glance", "### La semaine en un coup d'œil")]
     out.extend(f"- {line}" for line in plan.schedule)
     for session in plan.sessions:
         out.append("")
@@ -252,15 +252,17 @@ def render_workout(plan: WorkoutPlan, c: Constraints) -> str:
         out.append(_t(lang, "### Cardio", "### Cardio"))
         colon = _t(lang, ": ", " : ")
         out.extend(f"- {c_.title} — {c_.activity}{colon}{c_.prescription}" for c_ in separate)
-    out.append("")
-    out.append(_t(lang, "### How to progress", "### Comment progresser"))
-    out.append(f"- {plan.rest}")
-    out.append(f"- {plan.progression}")
+    return out
+
+
+def _workout_progress(plan: WorkoutPlan, lang: str) -> list[str]:
+    """Rest and progression, then the adaptations (phrased positively: never what was left out)."""
+    out = [_t(lang, "### How to progress", "### Comment progresser"), f"- {plan.rest}", f"- {plan.progression}"]
     if plan.adaptations:
         out.append("")
         out.append(_t(lang, "### Adapted for you", "### Adapté pour vous"))
         out.extend(f"- {line}" for line in plan.adaptations)
-    return "\n".join(out).strip() + "\n"
+    return out
 
 
 def _period(days: int, lang: str) -> str:
@@ -287,8 +289,17 @@ def _next_days(plan: MealPlan, lang: str) -> list[str]:
 
 
 def render_meals(plan: MealPlan, c: Constraints) -> str:
-    """The nutrition advisor's offline reply."""
+    """The nutrition advisor's offline reply: targets, what was taken into account, the day(s), tips."""
     lang = plan.language
+    out = _meals_heading(plan, c, lang)
+    out += ["", *_meals_considered(plan, c, lang)]
+    out += ["", *_meals_day(plan, lang), *_next_days(plan, lang)]
+    out += _meals_tips(plan, lang)
+    return "\n".join(out).strip() + "\n"
+
+
+def _meals_heading(plan: MealPlan, c: Constraints, lang: str) -> list[str]:
+    """The question about an unnamed allergy first (it changes every meal), then the period and daily targets."""
     out: list[str] = []
     if "unspecified" in c.allergies or "unspecified" in c.intolerances:
         out.append(
@@ -309,19 +320,17 @@ def render_meals(plan: MealPlan, c: Constraints) -> str:
             f"glucides ~{plan.target_carbs_g} g · lipides ~{plan.target_fat_g} g**",
         )
     )
-    out.append("")
-    out.append(_t(lang, "### What I took into account", "### Ce que j'ai pris en compte"))
-    out.append(
-        _t(
-            lang,
-            f"- Goal: {goal_label(plan.goal, lang)} → {_GOAL_FOOD[plan.goal][0]}",
-            f"- Objectif : {goal_label(plan.goal, lang)} → {_GOAL_FOOD[plan.goal][1]}",
-        )
-    )
-    food = _food_constraint_lines(c, lang)
+    return out
+
+
+def _meals_considered(plan: MealPlan, c: Constraints, lang: str) -> list[str]:
+    """Every constraint collected so far, the training's ones included, so the person sees nothing was lost."""
+    out = [_t(lang, "### What I took into account", "### Ce que j'ai pris en compte")]
+    goal, food = goal_label(plan.goal, lang), _GOAL_FOOD[plan.goal]
+    out.append(_t(lang, f"- Goal: {goal} → {food[0]}", f"- Objectif : {goal} → {food[1]}"))
     out.extend(
         f"- {line}" + _t(lang, " (respected in every meal)", " (respect garanti dans chaque repas)")
-        for line in food
+        for line in _food_constraint_lines(c, lang)
     )
     if c.injuries:
         out.append(
@@ -344,14 +353,14 @@ def render_meals(plan: MealPlan, c: Constraints) -> str:
         )
     if c.days_per_week:
         out.append(
-            _t(
-                lang,
-                f"- Training {c.days_per_week} days a week",
-                f"- Entraînement {c.days_per_week} jours par semaine",
-            )
+            _t(lang, f"- Training {c.days_per_week} days a week", f"- Entraînement {c.days_per_week} jours par semaine")
         )
-    out.append("")
-    out.append(_t(lang, "### Day 1" if plan.next_days else "### The day", "### Jour 1" if plan.next_days else "### La journée"))
+    return out
+
+
+def _meals_day(plan: MealPlan, lang: str) -> list[str]:
+    """The first day meal by meal (time, slot, kcal, protein, items), then its totals."""
+    out = [_t(lang, "### Day 1" if plan.next_days else "### The day", "### Jour 1" if plan.next_days else "### La journée")]
     for meal in plan.meals:
         out.append("")
         out.append(
@@ -374,7 +383,12 @@ def render_meals(plan: MealPlan, c: Constraints) -> str:
             f"glucides {plan.total_carbs_g} g · lipides {plan.total_fat_g} g",
         )
     )
-    out.extend(_next_days(plan, lang))
+    return out
+
+
+def _meals_tips(plan: MealPlan, lang: str) -> list[str]:
+    """How to close a protein gap the restrictions left (placed under the totals it is about), then the tips."""
+    out: list[str] = []
     if plan.total_protein_g < 0.9 * plan.target_protein_g:
         out.append(
             _t(
@@ -385,11 +399,7 @@ def render_meals(plan: MealPlan, c: Constraints) -> str:
                 "supplémentaire de la source principale comble l'écart.",
             )
         )
-    out.append("")
-    out.append(_t(lang, "### Tips", "### Conseils"))
-    out.append(f"- {plan.timing}")
-    out.extend(f"- {note}" for note in plan.notes)
-    return "\n".join(out).strip() + "\n"
+    return [*out, "", _t(lang, "### Tips", "### Conseils"), f"- {plan.timing}", *(f"- {note}" for note in plan.notes)]
 
 
 def render_acknowledgement(agent: str, lang: str) -> str:

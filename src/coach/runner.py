@@ -33,12 +33,16 @@ from langchain_core.messages import (
 from langgraph.graph.state import CompiledStateGraph
 from langgraph.types import Command
 
+from coach.audit import COACH_ROUTER_CONTRACT, HUMAN_CONTRACT_NAME
 from coach.checkpoint import open_checkpointer
 from coach.folding import FOLD_KEY, fold, fold_rest, summary_end
 from coach.graph import HUMAN, build_coach_graph
 from coach.human import human_message
 from coach.language import detect_language
 from coach.state import AGENTS
+from handoff_audit.builders import owner_id
+from handoff_audit.langgraph_adapter import GraphTurnAudit
+from handoff_audit.recorder import ReceiptStore
 from relais import tracing
 from relais.events import (
     AgentEvent,
@@ -48,6 +52,7 @@ from relais.events import (
     TextChunk,
     ToolCallEvent,
 )
+from relais.models import chat_model, engine_info
 from relais.retry import RetryPolicy
 from relais.settings import Settings, get_settings, secret_values
 from relais.turns import StaleInterrupt, thread_config, thread_owner
@@ -258,8 +263,6 @@ class CoachRunner:
         settings = settings or get_settings()
         engine = "offline"
         if model is AUTO:
-            from relais.models import chat_model, engine_info
-
             model = chat_model(settings, temperature=0)
             engine = engine_info(settings).label
         elif model is not None:
@@ -272,8 +275,6 @@ class CoachRunner:
             graph_kwargs.setdefault(
                 "retry", RetryPolicy.for_model_calls(settings)
             )
-        from handoff_audit.recorder import ReceiptStore
-
         receipts = ReceiptStore(settings.receipts_db_url, secrets=secret_values(settings))
         async with open_checkpointer(checkpoint_target, settings) as saver:
             graph = build_coach_graph(model, saver, **graph_kwargs)
@@ -414,9 +415,6 @@ class CoachRunner:
     def _start_audit(self, before: Any, thread_id: str, message: str) -> Any:
         if self.receipts is None:
             return None
-        from coach.audit import COACH_ROUTER_CONTRACT, HUMAN_CONTRACT_NAME
-        from handoff_audit.langgraph_adapter import GraphTurnAudit
-
         # the route is judged from the router node's own recorded decision, never re-computed here
         return GraphTurnAudit(
             thread_id=thread_id,
@@ -430,8 +428,6 @@ class CoachRunner:
         if audit is None:
             return
         try:
-            from handoff_audit.builders import owner_id
-
             after = await self.graph.aget_state(config)
             await asyncio.to_thread(
                 audit.record,

@@ -177,12 +177,22 @@ def create_app(
     settings = settings or get_settings()
     tracing.setup_tracing("relais-coach", settings)  # only with OTEL_EXPORTER_OTLP_ENDPOINT
     factory: RunnerFactory = runner_factory or (lambda: CoachRunner.open(settings=settings))
-    origins = parse_origins(settings.agent_allowed_origins)
-    token = (
-        settings.external_agent_token.get_secret_value() if settings.external_agent_token else None
+    endpoints = AgentEndpoints(settings)
+    app = Starlette(
+        routes=[
+            Route("/assistant", endpoints.assistant, methods=["POST"]),
+            Route("/health", endpoints.health, methods=["GET"]),
+            Route("/threads/{thread_id}/pending", endpoints.pending, methods=["GET"]),
+        ],
+        middleware=_cors(endpoints.origins),
+        lifespan=_lifespan(factory),
     )
-    limiter = RateLimiter(settings.agent_rate_limit_per_minute)
-    max_chars = settings.agent_max_message_chars
+    app.state.settings = settings
+    return app
+
+
+def _lifespan(factory: RunnerFactory) -> Callable[[Starlette], AbstractAsyncContextManager[None]]:
+    """The runner (and its checkpointer) opened once for the app's life, inside the server's event loop."""
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -191,20 +201,47 @@ def create_app(
             log.info("coach service ready (engine: %s)", runner.engine)
             yield
 
-    async def health(request: Request) -> Response:
+    return lifespan
+
+
+def _cors(origins: set[str]) -> list[Middleware]:
+    """CORS only when origins are configured: without them browsers get no CORS headers at all."""
+    if not origins:
+        return []
+    return [
+        Middleware(
+            CORSMiddleware,
+            allow_origins=sorted(origins),
+            allow_methods=["POST", "GET"],
+            allow_headers=["Authorization", "Content-Type", "Accept"],
+        )
+    ]
+
+
+class AgentEndpoints:
+    """The service's endpoints and the checks they share, configured once from the settings."""
+
+    def __init__(self, settings: Settings) -> None:
+        self.origins = parse_origins(settings.agent_allowed_origins)
+        secret = settings.external_agent_token
+        self.token = secret.get_secret_value() if secret else None
+        self.limiter = RateLimiter(settings.agent_rate_limit_per_minute)
+        self.max_chars = settings.agent_max_message_chars
+
+    async def health(self, request: Request) -> Response:
         runner: TurnRunner = request.app.state.runner
         return JSONResponse({"status": "ok", "engine": runner.engine})
 
-    def _refused(request: Request) -> Response | None:
+    def refused(self, request: Request) -> Response | None:
         """Origin (403) and bearer token (401) checks, shared by every thread endpoint."""
-        if not origin_allowed(request.headers.get("origin"), origins):
+        if not origin_allowed(request.headers.get("origin"), self.origins):
             return _problem(403, "origin not allowed")
-        if token is not None and not bearer_ok(request.headers.get("authorization"), token):
+        if self.token is not None and not bearer_ok(request.headers.get("authorization"), self.token):
             return _problem(401, "missing or invalid bearer token", **{"WWW-Authenticate": "Bearer"})
         return None
 
-    async def pending(request: Request) -> Response:
-        refused = _refused(request)
+    async def pending(self, request: Request) -> Response:
+        refused = self.refused(request)
         if refused is not None:
             return refused
         thread_id = request.path_params["thread_id"]
@@ -218,40 +255,13 @@ def create_app(
         event = await runner.pending(thread_id) if owner is not None else None
         return JSONResponse({"thread_id": thread_id, "pending": pending_data(event)})
 
-    async def assistant(request: Request) -> Response:
-        refused = _refused(request)
+    async def assistant(self, request: Request) -> Response:
+        refused = self.refused(request)
         if refused is not None:
             return refused
-        authenticated = token is not None
-        try:
-            raw = await _read_body(request, max_chars * 4 + _BODY_OVERHEAD)
-        except ClientDisconnect:
-            return Response(status_code=400)
-        if raw is None:
-            return _problem(413, f"request body too large (message limit {max_chars} characters)")
-        try:
-            payload = json.loads(raw or b"null")
-        except (json.JSONDecodeError, UnicodeDecodeError):
-            return _problem(422, "body is not valid JSON")
-        if not isinstance(payload, dict):
-            return _problem(422, "body must be a JSON object with message and user_id")
-        try:
-            body = AssistantRequest.model_validate(payload)
-        except ValidationError as exc:
-            return _problem(422, _validation_detail(exc))
-        if len(body.message) > max_chars:
-            return _problem(413, f"message too long: {len(body.message)} > {max_chars} characters")
-        client = (
-            f"user:{body.user_id}"
-            if authenticated
-            else f"ip:{request.client.host if request.client else '?'}"
-        )
-        retry_after = limiter.check(client)
-        if retry_after is not None:
-            return _problem(
-                429, "too many requests, retry later", **{"Retry-After": str(int(retry_after) + 1)}
-            )
-
+        body = await self.read_request(request)
+        if isinstance(body, Response):
+            return body
         runner: TurnRunner = request.app.state.runner
         owner = await runner.owner(body.thread_key)
         if owner is not None and owner != body.user_id:
@@ -275,27 +285,34 @@ def create_app(
 
         return EventSourceResponse(stream(), ping=15)
 
-    middleware = []
-    if origins:
-        middleware.append(
-            Middleware(
-                CORSMiddleware,
-                allow_origins=sorted(origins),
-                allow_methods=["POST", "GET"],
-                allow_headers=["Authorization", "Content-Type", "Accept"],
-            )
-        )
-    app = Starlette(
-        routes=[
-            Route("/assistant", assistant, methods=["POST"]),
-            Route("/health", health, methods=["GET"]),
-            Route("/threads/{thread_id}/pending", pending, methods=["GET"]),
-        ],
-        middleware=middleware,
-        lifespan=lifespan,
-    )
-    app.state.settings = settings
-    return app
+    async def read_request(self, request: Request) -> AssistantRequest | Response:
+        """The checked body, or the refusal: size (413), shape (422), message length (413), then the
+        rate limit (429) per client — the `user_id` of a token-authenticated caller, else the address."""
+        max_chars = self.max_chars
+        try:
+            raw = await _read_body(request, max_chars * 4 + _BODY_OVERHEAD)
+        except ClientDisconnect:
+            return Response(status_code=400)
+        if raw is None:
+            return _problem(413, f"request body too large (message limit {max_chars} characters)")
+        try:
+            payload = json.loads(raw or b"null")
+        except (json.JSONDecodeError, UnicodeDecodeError):
+            return _problem(422, "body is not valid JSON")
+        if not isinstance(payload, dict):
+            return _problem(422, "body must be a JSON object with message and user_id")
+        try:
+            body = AssistantRequest.model_validate(payload)
+        except ValidationError as exc:
+            return _problem(422, _validation_detail(exc))
+        if len(body.message) > max_chars:
+            return _problem(413, f"message too long: {len(body.message)} > {max_chars} characters")
+        authenticated = self.token is not None
+        client = f"user:{body.user_id}" if authenticated else f"ip:{request.client.host if request.client else '?'}"
+        retry_after = self.limiter.check(client)
+        if retry_after is not None:
+            return _problem(429, "too many requests, retry later", **{"Retry-After": str(int(retry_after) + 1)})
+        return body
 
 
 async def _prepend(first: AgentEvent, rest: AsyncIterator[AgentEvent]) -> AsyncIterator[AgentEvent]:

@@ -175,15 +175,15 @@ async def test_fault_allergen_placed_in_the_plan_by_a_provider_is_false_complete
 async def test_fault_dropped_context_key_is_context_incomplete(monkeypatch: pytest.MonkeyPatch) -> None:
     import dataclasses
 
-    import coach.audit
+    import coach.runner
 
     def forgets_constraints(destination: str, received: Any) -> dict[str, Any]:
         context = advisor_context(destination, received)
         context.pop("constraints")
         return context
 
-    monkeypatch.setattr(
-        coach.audit,
+    monkeypatch.setattr(  # where the runner reads it
+        coach.runner,
         "COACH_ROUTER_CONTRACT",
         dataclasses.replace(COACH_ROUTER_CONTRACT, context_of=forgets_constraints),
     )
