@@ -1,4 +1,4 @@
-"""`python -m benchmarks` (what `make bench` runs): all nine benchmarks within a time budget.
+"""`python -m benchmarks` (what `make bench` runs): all ten benchmarks within a time budget.
 
 Each benchmark runs in its own process (a cold start must be cold, and one crash must not take
 the others down), prints its own figures, and saves `<data dir>/bench/<name>.json`; this driver
@@ -31,10 +31,11 @@ from benchmarks._common import (
 )
 
 ORDER = ["ingest", "retrieval", "sse", "coach", "coldstart", "answers", "app_answers", "sources",
-         "defaults"]  # numbering of the issues
-RUN_ORDER = ["ingest", "defaults", "sse", "coach", "coldstart", "answers", "app_answers", "sources",
+         "defaults", "load"]  # numbering of the issues
+RUN_ORDER = ["ingest", "defaults", "sse", "coach", "coldstart", "answers", "app_answers", "load", "sources",
              "retrieval"]  # the adaptive one last
 DEFAULTS_FULL_S = 420.0  # the shipped-defaults bench indexes Bitwarden too when this much budget remains
+LOAD_FULL_S = 300.0  # fifty conversations (not the short twenty) when this much budget remains
 MODULES = {"sources": "benchmarks.answer_sources_cnil"}  # default: benchmarks.bench_<name>
 RETRIEVAL_RESERVE_S = 180.0  # model load, chunking, index build and the timed queries
 
@@ -42,6 +43,8 @@ RETRIEVAL_RESERVE_S = 180.0  # model load, chunking, index build and the timed q
 def args_for(name: str, elapsed: float, budget: float) -> list[str]:
     if name == "defaults":
         return [] if budget - elapsed >= DEFAULTS_FULL_S else ["--short"]
+    if name == "load":
+        return [] if budget - elapsed >= LOAD_FULL_S else ["--short"]
     if name == "coldstart":
         return ["--repeats", "2" if elapsed < budget * 0.45 else "1"]
     if name == "retrieval":

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # `make bench`: the benchmarks (ingest, retrieval, SSE relay, coach turn, cold start,
-# help-center answers, the same through the real app, CNIL answer sources), each printing our figure next to a reference
+# help-center answers, the same through the real app, CNIL answer sources, the shipped defaults, fifty
+# simultaneous conversations with a profile of the app), each printing our figure next to a reference
 # measured in the same run, then a summary table; JSON results go to $RELAIS_DATA_DIR/bench/
 # (default .relais/bench/latest.json).
 # Extra arguments go to the driver, e.g. `bash scripts/bench.sh --only sse coach`.

@@ -216,6 +216,33 @@ async def direct_coach_conversation(stack: Stack, http: httpx.AsyncClient, resul
     results.coach_threads.append((thread_id, messages, script))
 
 
+def conversation_mix(target: Any, http: httpx.AsyncClient, results: Results, normal: int = N_NORMAL,
+                     ui_coach: int = N_UI_COACH, direct: int = N_DIRECT) -> list[Any]:
+    """The conversations, not started: help-center and coach threads through the app at
+    `target.url` (socket.io), coach threads straight on `target.agent.url` (SSE)."""
+    scripts = coach_scripts(ui_coach + direct)
+    return ([help_center_conversation(target, results, i) for i in range(normal)]
+            + [ui_coach_conversation(target, results, scripts[i], i) for i in range(ui_coach)]
+            + [direct_coach_conversation(target, http, results, scripts[ui_coach + i], i) for i in range(direct)])
+
+
+async def check_persisted(base_url: str, checkpoint: Any, results: Results) -> None:
+    """Zero lost, duplicated or cross-talking messages: each UI thread's persisted messages and
+    mode are exactly its own, read back through the app; each coach thread's checkpointed
+    history is exactly what it sent and it waits on its own last advisor."""
+    tokens = {user: login_as(base_url, user) for user in USERS}
+    for user, thread_id, mode, sent in results.ui_threads:
+        response = get_thread(base_url, tokens[user], thread_id)
+        assert response.status_code == 200, (user, thread_id)
+        thread = response.json()
+        assert user_messages(thread) == sent, (thread_id, user_messages(thread), sent)
+        assert (thread_metadata(thread).get("mode") == "ALTER") == (mode == "ALTER"), (thread_id, thread_metadata(thread))
+    for thread_id, sent, script in results.coach_threads:
+        state, humans = await coach_thread(checkpoint, thread_id)
+        assert humans == sent, (thread_id, humans, sent)
+        assert state["paused"] and state["last_active_agent"] == script.expected_advisor(2), (thread_id, state)
+
+
 # --- the test -------------------------------------------------------------------------------------------
 @pytest.fixture(scope="module")
 def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
@@ -232,15 +259,10 @@ def p95(values: list[float]) -> float:
 
 async def test_fifty_concurrent_conversations_without_cross_talk_or_errors(stack: Stack,
                                                                          capsys: pytest.CaptureFixture[str]) -> None:
-    scripts = coach_scripts(N_UI_COACH + N_DIRECT)
     results = Results()
     limits = httpx.Limits(max_connections=N_DIRECT * 2, max_keepalive_connections=N_DIRECT)
     async with httpx.AsyncClient(timeout=httpx.Timeout(TURN_TIMEOUT_S, connect=10), limits=limits) as http:
-        conversations = (
-            [help_center_conversation(stack, results, i) for i in range(N_NORMAL)]
-            + [ui_coach_conversation(stack, results, scripts[i], i) for i in range(N_UI_COACH)]
-            + [direct_coach_conversation(stack, http, results, scripts[N_UI_COACH + i], i) for i in range(N_DIRECT)]
-        )
+        conversations = conversation_mix(stack, http, results)
         assert len(conversations) == 50
         start = time.perf_counter()
         outcomes = await asyncio.wait_for(asyncio.gather(*conversations, return_exceptions=True), RUN_TIMEOUT_S)
@@ -249,19 +271,7 @@ async def test_fifty_concurrent_conversations_without_cross_talk_or_errors(stack
     failures = [f"{type(o).__name__}: {o}" for o in outcomes if isinstance(o, BaseException)]
     assert not failures, f"{len(failures)} of 50 conversations failed:\n" + "\n".join(failures[:10])
 
-    # each thread's persisted mode and messages are its own
-    tokens = {user: login_as(stack.url, user) for user in USERS}
-    for user, thread_id, mode, sent in results.ui_threads:
-        response = get_thread(stack.url, tokens[user], thread_id)
-        assert response.status_code == 200, (user, thread_id)
-        thread = response.json()
-        assert user_messages(thread) == sent, (thread_id, user_messages(thread), sent)
-        assert (thread_metadata(thread).get("mode") == "ALTER") == (mode == "ALTER"), (thread_id, thread_metadata(thread))
-    ckpt = checkpoint_file(stack.data_dir)
-    for thread_id, sent, script in results.coach_threads:
-        state, humans = await coach_thread(ckpt, thread_id)
-        assert humans == sent, (thread_id, humans, sent)
-        assert state["paused"] and state["last_active_agent"] == script.expected_advisor(2), (thread_id, state)
+    await check_persisted(stack.url, checkpoint_file(stack.data_dir), results)
     assert len(results.coach_threads) == N_UI_COACH + N_DIRECT and len(results.ui_threads) == N_NORMAL + N_UI_COACH
 
     every = [x for values in results.latencies.values() for x in values]
