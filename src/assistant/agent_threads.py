@@ -50,8 +50,7 @@ class AgentThreads:
 
     async def claim(self, relais_thread: str, owner: str, agent_thread: str, assistant: str) -> str:
         """Map the thread unless it already is; the winning row's agent thread (owner checked)."""
-        engine = await self._db()
-        async with engine.begin() as conn:
+        async with self._table.begin() as conn:
             await conn.execute(
                 text("INSERT INTO agent_threads (relais_thread, owner, agent_thread, assistant, created_at) "
                      "VALUES (:t, :o, :a, :s, :c) ON CONFLICT (relais_thread) DO NOTHING"),

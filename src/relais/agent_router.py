@@ -60,8 +60,7 @@ class RouteStore:
         return None if row is None else str(row.agent)
 
     async def set(self, thread_id: str, agent: str) -> None:
-        engine = await self._table.engine()
-        async with engine.begin() as conn:
+        async with self._table.begin() as conn:
             await conn.execute(
                 text("INSERT INTO agent_routes (thread_id, agent, updated_at) VALUES (:t, :a, :u) "
                      "ON CONFLICT (thread_id) DO UPDATE SET agent = excluded.agent, updated_at = excluded.updated_at"),
@@ -89,7 +88,9 @@ class AgentRouter:
         return self.routes.get(await self.store.get(thread_id) or "")
 
     async def choose(self, thread_id: str, message: str, interrupt_id: str | None = None) -> Route:
-        current = await self.current(thread_id)
+        return await self._choose(await self.current(thread_id), thread_id, message, interrupt_id)
+
+    async def _choose(self, current: Route | None, thread_id: str, message: str, interrupt_id: str | None) -> Route:
         if current is not None and (interrupt_id is not None or await self._decides(current, thread_id, message)):
             return current
         claimed = next((route for route in self.order if route.claims(message)), None)
@@ -111,8 +112,9 @@ class AgentRouter:
         user_id: str | None = None,
         interrupt_id: str | None = None,
     ) -> AsyncIterator[AgentEvent]:
-        route = await self.choose(thread_id, message, interrupt_id)
-        if await self.store.get(thread_id) != route.name:
+        stored = await self.store.get(thread_id)  # read once a turn
+        route = await self._choose(self.routes.get(stored or ""), thread_id, message, interrupt_id)
+        if stored != route.name:
             await self.store.set(thread_id, route.name)
         async for event in route.runner.run_turn(route.thread(thread_id), message, history, user_id=user_id,
                                                  interrupt_id=interrupt_id):

@@ -43,3 +43,32 @@ async def test_simultaneous_first_uses_on_several_instances_all_get_the_table(ba
     finally:
         for table in instances:
             await table.aclose()
+
+
+async def test_a_sqlite_table_is_written_in_wal_without_fsync_and_one_writer_at_a_time(tmp_path: Path) -> None:
+    """Under load the agent service's route writes each slept in SQLite's busy handler on a
+    rollback journal with an fsync per commit; now WAL, `synchronous=NORMAL`, and this process's
+    writers take turns (`begin()`)."""
+    table = LazyTable(f"sqlite+aiosqlite:///{tmp_path / 'routes.db'}",
+                      "CREATE TABLE IF NOT EXISTS routes (key TEXT PRIMARY KEY, value TEXT NOT NULL)")
+    active, most = 0, 0
+
+    async def write(n: int) -> None:
+        nonlocal active, most
+        async with table.begin() as conn:
+            active += 1
+            most = max(most, active)
+            await asyncio.sleep(0)  # another writer would enter here without the lock
+            await conn.execute(text("INSERT INTO routes (key, value) VALUES (:k, 'v')"), {"k": f"k{n}"})
+            active -= 1
+
+    try:
+        await asyncio.gather(*(write(n) for n in range(20)))
+        assert most == 1
+        engine = await table.engine()
+        async with engine.connect() as conn:
+            assert (await conn.execute(text("SELECT COUNT(*) FROM routes"))).scalar_one() == 20
+            assert (await conn.exec_driver_sql("PRAGMA journal_mode")).scalar_one() == "wal"
+            assert (await conn.exec_driver_sql("PRAGMA synchronous")).scalar_one() == 1  # NORMAL
+    finally:
+        await table.aclose()
