@@ -34,7 +34,7 @@ from pathlib import Path
 from types import FrameType
 from typing import Any
 
-INTERVAL_S = 0.01
+INTERVAL_S = 0.02
 WRITE_EVERY_S = 2.0
 TOP = 15
 IDLE_LEAVES = {  # (file name, function): a thread blocked here is waiting, not working

@@ -102,3 +102,25 @@ async def test_sqlite_commits_do_not_wait_for_the_disk(isolated_settings: Path) 
         assert await layer.execute_sql("PRAGMA journal_mode", {}) == [{"journal_mode": "wal"}]
     finally:
         await layer.engine.dispose()
+
+
+async def test_simultaneous_writes_are_committed_together_and_a_failing_one_fails_alone(isolated_settings: Path) -> None:
+    """One writer thread (`sqlite_writer`): the writes waiting when a transaction starts share its
+    commit, instead of each holding the file's lock across its own hand-offs; a statement that
+    breaks a constraint gets None (as Chainlit's `execute_sql` on an error) and the rest land."""
+    layer = RelaisDataLayer(conninfo=sqlite_url(isolated_settings))
+    try:
+        await ensure_schema(layer.engine)
+        ids = [str(uuid.uuid4()) for _ in range(30)]
+        insert = 'INSERT INTO threads ("id", "name") VALUES (:id, :name)'
+        writes = [layer.execute_sql(insert, {"id": i, "name": f"thread {n}"}) for n, i in enumerate(ids)]
+        writes.insert(15, layer.execute_sql(insert, {"id": ids[0], "name": "the same id again"}))
+        results = await asyncio.gather(*writes)
+        assert results.count(None) == 1 and results.count(1) == len(ids)
+        assert layer.write_groups is not None and layer.write_groups < len(writes)
+        rows = await layer.execute_sql("SELECT count(*) AS n FROM threads", {})
+        assert rows == [{"n": len(ids)}]
+        assert await layer.execute_sql('SELECT "name" FROM threads WHERE "id" = :id', {"id": ids[0]}) == [
+            {"name": "thread 0"}]
+    finally:
+        await layer.close()

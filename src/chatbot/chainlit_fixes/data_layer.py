@@ -17,6 +17,9 @@ from collections.abc import AsyncIterator
 from typing import Any
 
 from chainlit.data.sql_alchemy import SQLAlchemyDataLayer
+from sqlalchemy import make_url
+
+from chatbot.chainlit_fixes.sqlite_writer import SqliteWriter
 
 KNOWN_THREADS_MAX = 10_000  # thread ids remembered as existing (LRU)
 _WRITES = ("INSERT", "UPDATE", "DELETE", "REPLACE")
@@ -42,9 +45,9 @@ class RelaisDataLayer(SQLAlchemyDataLayer):
     conversations answering at once a dozen pooled connections waited on the file lock in
     SQLite's busy handler, which sleeps up to 100 ms between tries while the lock is free:
     step and thread writes took up to 5 s and held the pool's connections (measured with
-    `benchmarks/bench_app_answers.py`). This process's writes therefore take turns on an
-    asyncio lock (first come, first served); reads are not held (WAL), and other processes
-    sharing the file still wait through the busy timeout.
+    `benchmarks/bench_app_answers.py`). This process's writes therefore go to one writer
+    thread, which commits the writes waiting together (`sqlite_writer`); reads are not held
+    (WAL), and other processes sharing the file still wait through the busy timeout.
     """
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
@@ -52,7 +55,7 @@ class RelaisDataLayer(SQLAlchemyDataLayer):
         # Threads this process saw in the database (most recent last): Chainlit reads a step's
         # thread before every step it writes; remembering it spares one query per step.
         self._known_threads: OrderedDict[str, bool] = OrderedDict()
-        self._sqlite_writer: asyncio.Lock | None = None
+        self._writer: SqliteWriter | None = None  # SQLite: this process's writes, grouped (sqlite_writer)
         self._step_writes: set[asyncio.Task[Any]] = set()  # Chainlit's step writes still running
 
     async def execute_sql(self, query: str, parameters: dict) -> list[dict[str, Any]] | int | None:
@@ -64,10 +67,22 @@ class RelaisDataLayer(SQLAlchemyDataLayer):
         }
         if not is_write(query):
             return await super().execute_sql(query, parameters)  # WAL: readers never wait for the writer
-        if self._sqlite_writer is None:
-            self._sqlite_writer = asyncio.Lock()
-        async with self._sqlite_writer:
-            return await super().execute_sql(query, parameters)
+        if self._writer is None:
+            database = make_url(self._conninfo).database
+            if not database or database == ":memory:":  # another connection would be another database
+                return await super().execute_sql(query, parameters)
+            self._writer = SqliteWriter(database)
+        return await self._writer.execute(query, parameters)
+
+    @property
+    def write_groups(self) -> int | None:
+        """Transactions the SQLite writer committed (None: no writer, e.g. Postgres)."""
+        return None if self._writer is None else self._writer.groups
+
+    async def close(self) -> None:
+        if self._writer is not None:
+            await asyncio.to_thread(self._writer.close)
+        await super().close()
 
     async def create_step(self, step_dict: Any) -> None:
         async with self._tracked_step_write():
