@@ -44,7 +44,12 @@ _ASKS: list[tuple[str, re.Pattern[str]]] = [
                           r"\bwithin\s+what\b|\bcombien\s+de\s+temps\b|\ben\s+combien\s+de\s+temps\b|"
                           rf"\bcombien\s+(?:de\s+)?{_TIME_UNITS_FR}\b|\bsous\s+quel\s+delai\b|\bquel\s+delai\b|"
                           r"\bduree\b|\bjusqu\W*a\s+quand\b|\bcombien\s+de\s+temps\s+a\s+l\W*avance\b|"
-                          r"\bpendant\s+combien\b|\bdes\s+combien\b", _I)),
+                          r"\bpendant\s+combien\b|\bdes\s+combien\b|"
+                          # "the longest a link can stay open", "the shortest time I can…" (not "the longest password")
+                          r"\b(?:longest|shortest)(?:\s+(?:time|period|delay|duration|wait))?\s+"
+                          r"(?:a|an|the|my|your|our|its|their|i|we|you|it|they|one|someone)\b|"
+                          r"\b(?:maximum|minimum|max|min)\s+(?:time|period|delay|duration|lifetime|lifespan)\b|"
+                          r"\ble\s+plus\s+longtemps\b|\bau\s+plus\s+tard\b", _I)),
     (MONEY, re.compile(r"\bhow\s+much\b(?!\s+(?:time|notice|memory|space|data|storage|history))|"
                        r"\b(?:cost|costs|price|prices|priced|fee|fees|charge|charged|pay|paid|refund\w*|"
                        r"discount|cheaper|expensive)\b|"

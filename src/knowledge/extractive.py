@@ -51,7 +51,7 @@ def subject_in_base(question: str, hits: list[Hit], embedder: Embedder | None, k
         cache_dir = get_settings().data_dir / "embeddings"
     coverage = question_coverage(question, index)
     return coverage.known_share >= MIN_KNOWN_SHARE and names_spoken_of(
-        coverage.missing_names, [h.text for h in hits[:3]], embedder, cache_dir)
+        coverage.missing_names, [h.text for h in hits[:3]], embedder, cache_dir, question)
 
 
 def extractive_answer(question: str, hits: list[Hit], embedder: Embedder | None = None,

@@ -46,6 +46,22 @@ def test_asked_types(question: str, kind: str) -> None:
     assert kind in asked_types(question)
 
 
+@pytest.mark.parametrize("question", [
+    "What is the longest a shared link can stay open before it is removed?",
+    "What's the shortest time I can pause my plan for?",
+    "What is the maximum lifetime of an invitation?",
+    "Combien de jours au plus tard avant l'échéance ?",
+    "Pendant quelle période le lien reste-t-il le plus longtemps valable ?",
+])
+def test_a_longest_or_shortest_span_is_asked_as_a_duration(question: str) -> None:
+    assert asked_types(question) == {DURATION}
+
+
+def test_the_longest_thing_that_is_not_a_span_is_not_a_duration() -> None:
+    assert DURATION not in asked_types("What is the longest password I can use?")
+    assert DURATION not in asked_types("Which is the longest river in the region?")
+
+
 def test_a_delay_question_does_not_ask_for_an_amount() -> None:
     assert asked_types("How long until the refund reaches my bank?") == {DURATION}
     assert asked_types("When do I pay in a short month?") == frozenset()  # "when", not "how much"

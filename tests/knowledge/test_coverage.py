@@ -48,3 +48,21 @@ def test_a_missing_name_the_passages_speak_of_in_other_words_is_not_a_missing_su
     assert names_spoken_of(("Christmas",), [hours], embedder, tmp_path)
     assert not names_spoken_of(("Netflix",), [hours], embedder, tmp_path)
     assert not names_spoken_of(("Netflix",), [], embedder, tmp_path)
+
+
+def test_a_missing_name_is_spoken_of_only_when_it_pulls_a_passage_towards_the_question(tmp_path) -> None:
+    """A lone word scores ~0.25 against unrelated text: "Norton" reads close enough to cancel steps,
+    but removing it from the question does not make them fit less, so they do not speak of it."""
+    from knowledge.coverage import names_spoken_of
+    from relais.embeddings import get_embedder
+
+    embedder = get_embedder()
+    cancel = ("Complete the following steps to cancel your subscription:\n\n1. Log in to your web vault.\n"
+              "2. Open the Settings tab.\n3. Select the Cancel Subscription button.\n\n"
+              "You keep access until the end of the paid period.")
+    question = "How do I cancel my Norton subscription?"
+    assert names_spoken_of(("Norton",), [cancel], embedder, tmp_path)  # the name's cosine alone lets it through
+    assert not names_spoken_of(("Norton",), [cancel], embedder, tmp_path, question)
+    hours = "| Day | Hours |\n|---|---|\n| Public holidays | 8 a.m. – 6 p.m. |\n\nAll clubs are closed on December 25."
+    assert names_spoken_of(("Christmas",), [hours], embedder, tmp_path, "Is the gym open on Christmas Day?")
+    assert names_spoken_of(("Easter",), [hours], embedder, tmp_path, "Is the club closed at Easter?")
