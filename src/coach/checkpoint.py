@@ -53,7 +53,8 @@ _SETUP_LOCK = 0x52454C41  # Postgres advisory lock key ("RELA") held while migra
 async def _setup_serialised(saver: BaseCheckpointSaver, url: str) -> None:
     """Run LangGraph's migrations one process at a time: replicas started together deadlocked on
     them (measured: 3 agent services starting at once on a fresh database)."""
-    import psycopg  # lazy: Postgres only; psycopg costs 1.0-1.3 s on `import coach.service` (machine loaded)
+    # lazy: Postgres only; psycopg costs 1.0-1.3 s on `import coach.service` (machine loaded)
+    import psycopg
 
     async with await psycopg.AsyncConnection.connect(url, autocommit=True) as lock:
         await lock.execute("SELECT pg_advisory_lock(%s)", (_SETUP_LOCK,))

@@ -63,7 +63,8 @@ def chat_command(
 async def _chat(thread_id: str, online: bool, checkpoint: str | None) -> None:
     from rich.console import Console  # lazy: +0.5 s on `relais --help` (machine loaded)
 
-    from coach.runner import AUTO, CoachRunner  # lazy: the LangGraph stack, +10 s on `relais --help`
+    # lazy: the LangGraph stack, +10 s on `relais --help`
+    from coach.runner import AUTO, CoachRunner
 
     console = Console()
     async with CoachRunner.open(
@@ -112,7 +113,8 @@ def _show_prompt(console: Any, payload: dict[str, Any]) -> None:
 
 def evaluate_router(cases: list[dict[str, Any]]) -> dict[str, Any]:
     """Accuracy of the router on labelled cases `{"text", "last", "expect"}`."""
-    from coach.router import normalize_agent, route  # lazy: LangGraph (coach.state), +10 s on `relais --help`
+    # lazy: LangGraph (coach.state), +10 s on `relais --help`
+    from coach.router import normalize_agent, route
 
     errors = []
     for i, case in enumerate(cases):

@@ -11,6 +11,10 @@ import io
 import re
 from typing import Any
 
+from docx import Document as open_docx
+from docx.table import Table
+from docx.text.paragraph import Paragraph
+
 _MONOSPACE = re.compile(r"courier|consolas|mono|menlo|code", re.IGNORECASE)
 
 
@@ -57,10 +61,6 @@ def _table(table: Any) -> str:
 
 def docx_to_markdown(raw: bytes) -> tuple[str, str | None]:
     """(Markdown, title or None); raises ValueError (or the zip/XML error) on a broken file."""
-    from docx import Document as open_docx
-    from docx.table import Table
-    from docx.text.paragraph import Paragraph
-
     document = open_docx(io.BytesIO(raw))
     title = (document.core_properties.title or "").strip() or None
     blocks: list[str] = []

@@ -10,6 +10,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from docutils import nodes
+from docutils.core import publish_doctree
+from docutils.parsers.rst import Directive, directives, roles
+from docutils.statemachine import StringList
+
 _SPHINX_ROLES = (
     "ref", "doc", "class", "func", "meth", "attr", "mod", "obj", "data", "const", "exc", "term",
     "envvar", "option", "program", "file", "kbd", "command", "samp", "any", "download", "guilabel",
@@ -35,10 +40,6 @@ def _register_sphinx_names() -> None:
     global _registered
     if _registered:
         return
-    from docutils import nodes
-    from docutils.parsers.rst import Directive, directives, roles
-    from docutils.statemachine import StringList
-
     def literal_role(name: str, rawtext: str, text: str, lineno: int, inliner: Any,
                      options: dict | None = None, content: list | None = None) -> tuple[list, list]:
         shown = text.split("<", 1)[0].strip() if "<" in text and text.endswith(">") else text
@@ -85,8 +86,6 @@ class _AnyOptions(dict):
 
 def rst_to_markdown(text: str) -> tuple[str, str | None]:
     """(Markdown, document title or None); raises ValueError on a document docutils rejects."""
-    from docutils.core import publish_doctree
-
     _register_sphinx_names()
     doctree = publish_doctree(text, settings_overrides={
         "report_level": 5, "halt_level": 5, "file_insertion_enabled": False, "raw_enabled": False,
@@ -107,8 +106,6 @@ class _MarkdownWriter:
         return "\n\n".join(b for b in (self.block(child, depth) for child in node.children) if b.strip())
 
     def block(self, node: Any, depth: int) -> str:
-        from docutils import nodes
-
         if isinstance(node, nodes.section):
             return self.render(node, depth + 1)
         if isinstance(node, nodes.title):
@@ -149,15 +146,11 @@ class _MarkdownWriter:
         return marker + lines[0] + "".join("\n  " + line if line else "\n" for line in lines[1:])
 
     def definition(self, item: Any, depth: int) -> str:
-        from docutils import nodes
-
         term = next((c for c in item.children if isinstance(c, nodes.term)), None)
         body = next((c for c in item.children if isinstance(c, nodes.definition)), None)
         return f"**{self.inline(term) if term else ''}**: {self.render(body, depth) if body else ''}"
 
     def table(self, node: Any) -> str:
-        from docutils import nodes
-
         rows = []
         for row in node.findall(nodes.row):
             rows.append([self.render(entry).replace("\n", " ").replace("|", "\\|") for entry in row.children])
@@ -170,8 +163,6 @@ class _MarkdownWriter:
         return "\n".join(lines)
 
     def inline(self, node: Any) -> str:
-        from docutils import nodes
-
         parts: list[str] = []
         for child in node.children:
             if isinstance(child, nodes.literal):

@@ -20,7 +20,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from knowledge.extractive import extractive_answer
 from knowledge.fragments import fragment_reasons, strip_markdown
+from knowledge.retrieval import get_knowledge_base
 
 
 @dataclass(frozen=True)
@@ -70,9 +72,6 @@ AnswerFn = Callable[[str], tuple[str, bool, list[str], list[str]]]  # text, foun
 
 def offline_answerer(kb: Any = None) -> AnswerFn:
     """The app's offline path: hybrid search, then the composer, with the KB's own encoder."""
-    from knowledge.extractive import extractive_answer
-    from knowledge.retrieval import get_knowledge_base
-
     kb = kb or get_knowledge_base()
 
     def answer(question: str) -> tuple[str, bool, list[str], list[str]]:

@@ -28,7 +28,10 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from knowledge.embedding_cache import embed_texts
 from knowledge.language import detect_language, fold_accents
+from knowledge.lexical import analyse
+from knowledge.passage_units import units_of
 
 MIN_KNOWN_SHARE = 0.15  # idf-weighted share of the question's content stems the base must hold
 NAME_RELATED = 0.2  # encoder cosine from which a passage speaks of a missing name ("Christmas" ~ "December 25")
@@ -66,8 +69,6 @@ def _names(question: str) -> list[str]:
 
 
 def _known(index: Any, word: str, languages: list[str]) -> bool:
-    from knowledge.lexical import analyse
-
     parts = [p for p in re.split(r"[-'’]", fold_accents(word.lower())) if p]
     for lang in languages:
         stems = [s for p in parts for s in analyse(p, lang, "none")]
@@ -78,8 +79,6 @@ def _known(index: Any, word: str, languages: list[str]) -> bool:
 
 def question_coverage(question: str, index: Any) -> Coverage:
     """How much of `question` the base behind `index` (a `LexicalIndex`) mentions."""
-    from knowledge.lexical import analyse
-
     languages = sorted(index.languages or ["en"], key=lambda lang: lang != detect_language(question))
     missing = tuple(w for w in _names(question) if not _known(index, w, languages))
     tokens = set(analyse(question, languages[0], index.params.stopwords))
@@ -98,10 +97,6 @@ def names_spoken_of(names: tuple[str, ...], passages: list[str], embedder: Any, 
         return True
     if not passages:
         return False
-    from knowledge.embedding_cache import embed_texts
-
-    from knowledge.passage_units import units_of
-
     sentences = [u.text for p in passages for u in units_of(p) if u.kind in ("sentence", "row", "item")]
     if not sentences:
         return False

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+from tqdm import tqdm
 
 from relais.embeddings import Embedder
 
@@ -127,8 +128,6 @@ def embed_texts(
     missing = sorted(todo.items(), key=lambda item: -len(texts[item[1]]))
     own_bar = None
     if progress is None and show_progress and missing:
-        from tqdm import tqdm
-
         progress = own_bar = tqdm(total=len(missing), desc=description, unit="chunk")
     elif progress is not None and progress.total is None:
         progress.total = len(missing)

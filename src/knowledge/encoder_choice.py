@@ -17,6 +17,7 @@ from collections import Counter
 from collections.abc import Iterable
 from typing import Any
 
+from knowledge.store import chroma_client
 from relais.embeddings import AUTO, DEFAULT_MODEL
 from relais.settings import Settings
 
@@ -35,8 +36,6 @@ def choose_for_languages(languages: Iterable[str]) -> str:
 
 def indexed_model(settings: Settings, client: Any = None) -> str | None:
     """The encoder the existing collection was built with, if there is one."""
-    from knowledge.store import chroma_client
-
     try:
         collection = (client or chroma_client(settings)).get_collection(settings.relais_collection)
     except Exception:  # noqa: BLE001 - no collection (or no store yet): nothing recorded

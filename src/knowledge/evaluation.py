@@ -19,6 +19,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import ir_measures
+from ir_measures import RR, R, nDCG
+
 from knowledge.beir import BeirDataset, load_beir
 from knowledge.chunking import Chunk, chunk_document
 from knowledge.encoder_choice import choose_for_languages
@@ -54,9 +57,6 @@ class RetrievalScores:
 
 def compute_metrics(qrels: dict[str, dict[str, int]], run: dict[str, dict[str, float]]) -> dict[str, float]:
     """Mean nDCG@10, R@10, R@100, RR@10 over every query of `qrels` (missing run → 0)."""
-    import ir_measures
-    from ir_measures import RR, R, nDCG
-
     measures = {"ndcg@10": nDCG @ 10, "recall@10": R @ 10, "recall@100": R @ 100, "mrr@10": RR @ 10}
     totals = {name: 0.0 for name in measures}
     by_measure = {str(m): name for name, m in measures.items()}

@@ -15,6 +15,7 @@ from typing import Any
 
 from knowledge.coverage import MIN_KNOWN_SHARE, names_spoken_of, question_coverage
 from knowledge.language import detect_language
+from knowledge.related import related_articles
 from knowledge.retrieval import Hit
 from relais.embeddings import Embedder, get_embedder
 from relais.settings import get_settings
@@ -62,6 +63,7 @@ def extractive_answer(question: str, hits: list[Hit], embedder: Embedder | None 
     Unit vectors go through the embedding cache (default `<data dir>/embeddings`): the same
     chunks come back across questions, so only the question is encoded most of the time.
     """
+    # lazy: +0.35 s on `import chatbot.app`, whose page is served before the background warm-up answers
     from knowledge.composer import compose
 
     question = (question or "").strip()
@@ -74,7 +76,5 @@ def extractive_answer(question: str, hits: list[Hit], embedder: Embedder | None 
         return ExtractiveAnswer(not_found_message(question), [], False)
     result = compose(question, hits, embedder, cache_dir, kb=kb, max_units=max_sentences,
                      not_found=not_found_message(question))
-    from knowledge.related import related_articles
-
     related = related_articles(hits, result.sources) if result.found else []
     return ExtractiveAnswer(result.text, result.sources, result.found, related, result.found and result.weak)

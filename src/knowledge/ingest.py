@@ -24,6 +24,7 @@ from knowledge.manifest import FileEntry, Manifest
 from knowledge.progress import Phases
 from knowledge.retrieval import KnowledgeBase, get_knowledge_base
 from knowledge.store import ChromaStore
+from knowledge.unit_cache import prefill_unit_vectors
 from relais.embeddings import Embedder, get_embedder
 from relais.settings import Settings, get_settings
 
@@ -131,67 +132,24 @@ def ingest_folder(folder: Path | None = None, settings: Settings | None = None, 
     phases = Phases(show_progress)
     settings = settings or get_settings()
     folder = Path(folder or settings.relais_kb_dir).expanduser().resolve()
-    if not folder.is_dir():
-        raise KnowledgeBaseMissing(f"Knowledge base folder {folder} not found. {HOW_TO_INGEST}")
-    extra = settings.kb_extensions
-    present = {p.relative_to(folder).as_posix(): p for p in discover(folder, extra)}
-    unsupported = unsupported_kinds(folder, extra)
-    if not present and paths is None:
-        found = f" It holds {describe_kinds(unsupported)}, none of a supported type." if unsupported else ""
-        raise KnowledgeBaseMissing(
-            f"Knowledge base folder {folder} has no supported file ({', '.join(SUPPORTED_SUFFIXES)}).{found} "
-            f"{HOW_TO_INGEST}"
-        )
+    present, unsupported = _supported_files(folder, settings, whole_folder=paths is None)
     if kb is None:
         with phases.phase("Loading the encoder and the vector store", total=1, unit="step") as bar:
             kb = get_knowledge_base(settings)
             bar.update(1)
-    store, embedder = kb.store, kb.embedder
-    manifest = Manifest.load(settings.data_dir / "manifests" / f"{store.name}.json")
-    chunking = [settings.chunk_size, settings.chunk_overlap, CHUNKER_VERSION]
-    if (manifest.embedder and manifest.embedder != embedder.name) or manifest.chunking != chunking \
-            or store.embedder not in ((embedder.name, embedder.dim), (None, None)):
-        store.reset()  # another model or chunking: vectors are not comparable, start over
-        manifest = Manifest(manifest.path)
-        paths = None  # ...and every file must be indexed again, not only `paths`
-    manifest.embedder, manifest.chunking = embedder.name, chunking
-
+    manifest, paths = _open_manifest(kb, settings, paths)
     report = IngestReport(not_indexed=unsupported)
-    if paths is None:
-        candidates = sorted(set(present) | set(manifest.files))
-    else:
-        candidates = []
-        for path in paths:
-            rel = _relative(Path(path), folder)
-            if rel is None:
-                report.failed.append((str(path), f"outside the knowledge base folder {folder}"))
-            else:
-                candidates.append(rel)
-
+    candidates = _candidates(paths, present, manifest, folder, report)
     with phases.phase("Reading and chunking files", total=len(candidates), unit="file") as bar:
         to_write, stale = _read_candidates(candidates, present, folder, manifest, settings, report, bar)
-
-    if kb.embedder_is_auto and store.count() == 0:  # first ingest: pick the encoder for these documents
-        choice = choose_for_languages(c.language for _, _, chunks in to_write for c in chunks)
-        if choice != embedder.name:
-            kb.use_embedder(get_embedder(choice))
-            store, embedder = kb.store, kb.embedder
-            if store.embedder not in ((embedder.name, embedder.dim), (None, None)):
-                store.reset()
-        manifest.embedder = embedder.name
-
+    _choose_encoder_once(kb, manifest, to_write)
+    store, embedder = kb.store, kb.embedder
     all_chunks = [c for _, _, chunks in to_write for c in chunks]
     metadatas = [chunk_metadata(c, sha) for _, sha, chunks in to_write for c in chunks]
     if all_chunks:
         with phases.phase(f"Embedding chunks ({embedder.name})", unit="chunk") as bar:
             write_chunks(store, embedder, all_chunks, metadatas, settings.data_dir / "embeddings", progress=bar)
-    for rel, sha, chunks in to_write:
-        new_ids = [c.id for c in chunks]
-        old = manifest.files.get(rel)
-        if old is not None:
-            stale += [cid for cid in old.chunk_ids if cid not in set(new_ids)]
-        manifest.files[rel] = FileEntry(sha, new_ids)
-        report.indexed.append(rel)
+    stale += _record_written(manifest, to_write, report)
     report.chunks = len(all_chunks)
     if paths is None:  # drop orphans left by an interrupted earlier run
         known = manifest.chunk_ids()
@@ -204,6 +162,85 @@ def ingest_folder(folder: Path | None = None, settings: Settings | None = None, 
     report.phases = dict(phases.seconds)
     report.seconds = time.perf_counter() - started
     return report
+
+
+def _supported_files(folder: Path, settings: Settings, *, whole_folder: bool) -> tuple[dict[str, Path], list[str]]:
+    """The folder's supported files by relative path, and the kinds it holds that cannot be indexed;
+    a missing folder, or one with nothing to index when the whole folder is asked for, is an error
+    that says how to ingest."""
+    if not folder.is_dir():
+        raise KnowledgeBaseMissing(f"Knowledge base folder {folder} not found. {HOW_TO_INGEST}")
+    extra = settings.kb_extensions
+    present = {p.relative_to(folder).as_posix(): p for p in discover(folder, extra)}
+    unsupported = unsupported_kinds(folder, extra)
+    if not present and whole_folder:
+        found = f" It holds {describe_kinds(unsupported)}, none of a supported type." if unsupported else ""
+        raise KnowledgeBaseMissing(
+            f"Knowledge base folder {folder} has no supported file ({', '.join(SUPPORTED_SUFFIXES)}).{found} "
+            f"{HOW_TO_INGEST}"
+        )
+    return present, unsupported
+
+
+def _open_manifest(kb: KnowledgeBase, settings: Settings,
+                   paths: list[Path] | None) -> tuple[Manifest, list[Path] | None]:
+    """The store's manifest, started over (store emptied, every file to index again: `paths` becomes
+    None) when the encoder or the chunking changed, since vectors would not be comparable."""
+    store, embedder = kb.store, kb.embedder
+    manifest = Manifest.load(settings.data_dir / "manifests" / f"{store.name}.json")
+    chunking = [settings.chunk_size, settings.chunk_overlap, CHUNKER_VERSION]
+    if (manifest.embedder and manifest.embedder != embedder.name) or manifest.chunking != chunking \
+            or store.embedder not in ((embedder.name, embedder.dim), (None, None)):
+        store.reset()  # another model or chunking: vectors are not comparable, start over
+        manifest = Manifest(manifest.path)
+        paths = None  # ...and every file must be indexed again, not only `paths`
+    manifest.embedder, manifest.chunking = embedder.name, chunking
+    return manifest, paths
+
+
+def _candidates(paths: list[Path] | None, present: dict[str, Path], manifest: Manifest, folder: Path,
+                report: IngestReport) -> list[str]:
+    """The relative paths to look at: every present or known file, or only `paths` (those outside
+    the folder are reported as failed)."""
+    if paths is None:
+        return sorted(set(present) | set(manifest.files))
+    candidates = []
+    for path in paths:
+        rel = _relative(Path(path), folder)
+        if rel is None:
+            report.failed.append((str(path), f"outside the knowledge base folder {folder}"))
+        else:
+            candidates.append(rel)
+    return candidates
+
+
+def _choose_encoder_once(kb: KnowledgeBase, manifest: Manifest, to_write: list[tuple[str, str, list[Chunk]]]) -> None:
+    """On the first ingest with `RELAIS_EMBEDDING_MODEL=auto`, the encoder that suits these documents'
+    languages; later ingests keep the one the index was built with."""
+    if not (kb.embedder_is_auto and kb.store.count() == 0):
+        return
+    choice = choose_for_languages(c.language for _, _, chunks in to_write for c in chunks)
+    if choice != kb.embedder.name:
+        kb.use_embedder(get_embedder(choice))
+        store, embedder = kb.store, kb.embedder
+        if store.embedder not in ((embedder.name, embedder.dim), (None, None)):
+            store.reset()
+    manifest.embedder = kb.embedder.name
+
+
+def _record_written(manifest: Manifest, to_write: list[tuple[str, str, list[Chunk]]],
+                    report: IngestReport) -> list[str]:
+    """Each written file's new chunk ids in the manifest and the report; returns the ids its
+    previous version had that are gone now (to delete from the store)."""
+    stale: list[str] = []
+    for rel, sha, chunks in to_write:
+        new_ids = [c.id for c in chunks]
+        old = manifest.files.get(rel)
+        if old is not None:
+            stale += [cid for cid in old.chunk_ids if cid not in set(new_ids)]
+        manifest.files[rel] = FileEntry(sha, new_ids)
+        report.indexed.append(rel)
+    return stale
 
 
 def _read_candidates(candidates: Sequence[str], present: dict[str, Path], folder: Path, manifest: Manifest,
@@ -259,6 +296,4 @@ def _derived_indexes(kb: KnowledgeBase, settings: Settings, written: Sequence[Ch
         with phases.phase(f"Embedding chunks ({cross.embedder.name})", unit="chunk") as bar:
             cross.sync(kb.store, written, metadatas, cache_dir, progress=bar)
     if settings.relais_prefill_budget_s > 0:  # the first questions then find their sentences encoded
-        from knowledge.unit_cache import prefill_unit_vectors
-
         prefill_unit_vectors(kb, cache_dir, budget_s=settings.relais_prefill_budget_s, phases=phases)

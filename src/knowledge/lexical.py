@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+import Stemmer
 
 from knowledge.language import detect_language, fold_accents
 
@@ -48,8 +49,6 @@ class LexicalParams:
 
 @cache
 def _stemmer(language: str):
-    import Stemmer
-
     return Stemmer.Stemmer(_STEMMER_NAMES.get(language, "english"))
 
 
@@ -63,6 +62,7 @@ _EXTRA_STOPWORDS = {
 
 @cache
 def _stopwords(language: str, kind: str) -> frozenset[str]:
+    # lazy: bm25s +3.4 s; loaded by the warm-up, not by `import chatbot.app`
     from bm25s import stopwords as sw
 
     if kind == "none":
@@ -113,6 +113,7 @@ class LexicalIndex:
     def __init__(self, retriever, ids: list[str], languages: list[str], params: LexicalParams,
                  fingerprint_: str, payloads: list[dict] | None = None,
                  extras: dict[str, Any] | None = None) -> None:
+        # lazy: +2.7 s; loaded by the warm-up, not by `import chatbot.app`
         from scipy.sparse import csc_matrix
 
         self.retriever = retriever
@@ -134,7 +135,7 @@ class LexicalIndex:
               params: LexicalParams | None = None, headings: Sequence[str] | None = None,
               payloads: list[dict] | None = None, extras: dict[str, Any] | None = None) -> LexicalIndex:
         """Index `texts` (each analysed in its language); `headings` count `title_weight` times."""
-        import bm25s
+        import bm25s  # lazy: +3.4 s; loaded by the warm-up, not by `import chatbot.app`
 
         params = params or LexicalParams()
         corpus_tokens: list[list[str]] = []
@@ -264,7 +265,7 @@ class LexicalIndex:
     @classmethod
     def load(cls, directory: Path) -> LexicalIndex | None:
         """The saved index, or None when missing or unreadable (the caller rebuilds it)."""
-        import bm25s
+        import bm25s  # lazy: +3.4 s; loaded by the warm-up, not by `import chatbot.app`
 
         meta_path = directory / META_FILE
         if not meta_path.is_file():

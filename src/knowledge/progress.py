@@ -14,6 +14,8 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
+from tqdm import tqdm
+
 
 class _Silent:
     """The bar of a disabled phase: counts nothing, draws nothing."""
@@ -43,8 +45,6 @@ class Phases:
         """A bar for `description` (`total` steps of `unit`); yields it for `update(n)` calls."""
         bar: Any = _Silent()
         if self.enabled:
-            from tqdm import tqdm
-
             bar = tqdm(total=total, desc=description, unit=unit, leave=True, dynamic_ncols=True)
         started = time.perf_counter()
         try:

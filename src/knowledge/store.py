@@ -199,6 +199,7 @@ def _check_writable(path: Path) -> None:
 
 def chroma_client(settings: Settings, path: Path | None = None) -> Any:
     """An embedded client on `path` (default `settings.chroma_dir`), or an HTTP client."""
+    # lazy: +6.7 s; the app opens the store in the background warm-up, not at import
     import chromadb
     from chromadb.config import Settings as ChromaSettings
 

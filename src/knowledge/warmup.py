@@ -12,6 +12,8 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from knowledge.extractive import extractive_answer
+from knowledge.retrieval import get_knowledge_base
 from relais.settings import Settings, get_settings
 
 _PROBES = ("How much does it cost?", "Combien ça coûte ?")
@@ -25,9 +27,6 @@ def warm_up(settings: Settings | None = None, on_step: Callable[[str], None] | N
 
     `on_step(description)` is called as each of the `STEPS` steps starts (the app's readiness
     route reports it, and `make run` shows it while it waits)."""
-    from knowledge.extractive import extractive_answer
-    from knowledge.retrieval import get_knowledge_base
-
     step = on_step or (lambda _description: None)
     started = time.perf_counter()
     step("loading the sentence encoder and the vector store")
