@@ -10,9 +10,12 @@ persisted is checked (zero lost, duplicated or cross-talking messages). Both ser
 SQLite statements per turn, reset when the conversations start, printed as the profile summary.
 
 `--short`: 20 conversations (4 help center, 4 coach through the app, 12 coach over SSE).
-Targets (issue 28): p95 <= 5 s on one instance. Three instances behind nginx: `--nginx`
-(PostgreSQL, a Chroma server and nginx as `scripts/scale-tests.sh` starts them; target 8 s).
-Run alone: `.venv/bin/python -m benchmarks.bench_load [--short]`.
+`--before-ref COMMIT`: the same mix on that commit's app too, both stacks up, one mix at a time,
+rounds interleaved (`--rounds`), so before -> after is read in one run.
+Targets (issue 28): p95 <= 5 s on one instance; <= 8 s through nginx with three instances
+(`--nginx`: PostgreSQL, a Chroma server and nginx as `scripts/scale-tests.sh` starts them; run
+without them, the bench starts them through that script).
+Run alone: `.venv/bin/python -m benchmarks.bench_load [--short] [--nginx] [--before-ref COMMIT]`.
 """
 
 from __future__ import annotations
@@ -33,16 +36,26 @@ from benchmarks.app_profile import format_summary
 from benchmarks.bench_app_answers import cache_root, wait_ready
 
 TARGET_P95_S = 5.0
+TARGET_NGINX_P95_S = 8.0
 MIX = {"full": (8, 8, 34), "short": (4, 4, 12)}  # help center, coach via the app, coach over SSE
 RUN_TIMEOUT_S = 600.0
 
 
-def profiled(server: Any, out: Path) -> None:
-    """Run `server` (a `ServerProcess` of `python -m MODULE ...`) under `benchmarks.app_profile`."""
+def profiled(server: Any, out: Path, tree: Path | None = None, mark: str | None = None) -> None:
+    """Run `server` (a `ServerProcess` of `python -m MODULE ...`) under `benchmarks.app_profile`,
+    from the source tree `tree` when given (its packages first on the path)."""
     python, rest = server.args[0], server.args[1:]
     server.args = [python, "-m", "benchmarks.app_profile", str(out), *rest]
-    paths = [str(REPO_ROOT), *filter(None, [server.env.get("PYTHONPATH")])]
+    paths = [*([str(tree / "src")] if tree else []), str(REPO_ROOT), *filter(None, [server.env.get("PYTHONPATH")])]
     server.env = {**server.env, "PYTHONPATH": os.pathsep.join(paths)}
+    if mark:
+        server.env["RELAIS_PROFILE_TURN_MARK"] = mark
+    if tree is not None and "chainlit" in rest:
+        app_file = next(a for a in rest if a.endswith("app.py"))
+        server.args[server.args.index(app_file)] = str(tree / "src" / "chatbot" / "app.py")
+
+
+AGENT_TURN_MARK = "coach/service.py:stream"  # the agent service's SSE turn
 
 
 def start_profiles(servers: list[Any]) -> None:
@@ -52,7 +65,9 @@ def start_profiles(servers: list[Any]) -> None:
 
 def read_profile(out: Path) -> dict[str, Any]:
     time.sleep(2.5)  # written every 2 s
-    return json.loads(out.read_text())
+    data = json.loads(out.read_text())
+    shutil.copy(out, out.with_name(out.stem + "-last-round.json"))
+    return data
 
 
 async def run_mix(target: Any, mix: tuple[int, int, int]) -> tuple[Any, float, list[str]]:
@@ -72,24 +87,41 @@ async def run_mix(target: Any, mix: tuple[int, int, int]) -> tuple[Any, float, l
     return results, wall, failures
 
 
-def record(result: BenchResult, label: str, results: Any, wall: float, failures: list[str], target_s: float) -> None:
-    every = [x for values in results.latencies.values() for x in values]
-    result.figures[f"{label}: turns / wall s / turns per s"] = (
-        f"{len(every)} / {wall:.1f} / {len(every) / wall:.2f}" if every else "none")
+def record(result: BenchResult, label: str, rounds: list[tuple[Any, float, list[str]]], target_s: float,
+           reference: dict[str, float] | None = None) -> dict[str, float]:
+    """Figures of a side's rounds pooled; a check per kind of turn (against `reference`'s p95 when
+    given); returns this side's p95 per kind."""
+    latencies: dict[str, list[float]] = {}
+    for results, _, _ in rounds:
+        for kind, values in results.latencies.items():
+            latencies.setdefault(kind, []).extend(values)
+    failures = [f for _, _, fs in rounds for f in fs]
+    turns, wall = sum(len(v) for v in latencies.values()), sum(w for _, w, _ in rounds)
+    result.figures[f"{label}: turns / wall s / turns per s"] = f"{turns} / {wall:.1f} / {turns / max(wall, 1e-9):.2f}"
     result.figures[f"{label}: failed conversations"] = f"{len(failures)} {failures[:3]}"
-    for kind, values in results.latencies.items():
-        if values:
-            result.figures[f"{label}: {kind} p50 / p95 / max s"] = (
-                f"{percentile(values, 50):.2f} / {percentile(values, 95):.2f} / {max(values):.2f} ({len(values)} turns)")
-    for kind in ("help center", "coach via UI", "coach via SSE"):
-        values = results.latencies[kind]
-        if values:
-            ours = percentile(values, 95)
-            result.checks.append(Check(f"{label}: {kind} p95", ours, None, "s", target=f"<= {target_s:g} s",
-                                       ok=ours <= target_s and not failures))
+    p95s: dict[str, float] = {}
+    for kind, values in latencies.items():
+        if not values:
+            continue
+        p95s[kind] = percentile(values, 95)
+        result.figures[f"{label}: {kind} p50 / p95 / max s"] = (
+            f"{percentile(values, 50):.2f} / {p95s[kind]:.2f} / {max(values):.2f} ({len(values)} turns)")
+        ref = (reference or {}).get(kind)
+        result.checks.append(Check(f"{label}: {kind} p95", p95s[kind], ref, "s",
+                                   ratio=p95s[kind] / ref if ref else None, target=f"<= {target_s:g} s",
+                                   ok=p95s[kind] <= target_s and not failures))
+    return p95s
 
 
-def one_instance(result: BenchResult, mix: tuple[int, int, int]) -> dict[str, list[str]]:
+def profile_lines(profiles: dict[str, dict[str, Any]], results: Any) -> dict[str, list[str]]:
+    turns = sum(len(v) for v in results.latencies.values())
+    ui_turns = len(results.latencies["help center"]) + len(results.latencies["coach via UI"])
+    return {"app (per turn through the app)": format_summary(profiles["app"], ui_turns),
+            "agent service (per turn, all kinds)": format_summary(profiles["agent"], turns)}
+
+
+def one_instance(result: BenchResult, mix: tuple[int, int, int], rounds: int,
+                 before: Path | None) -> dict[str, list[str]]:
     from tests.demo_index import ingested_template
     from tests.load.test_concurrency import TOKEN, check_persisted
     from tests.resilience.harness import Stack, checkpoint_file
@@ -97,54 +129,126 @@ def one_instance(result: BenchResult, mix: tuple[int, int, int]) -> dict[str, li
     template = ingested_template(cache_root())
     work = Path(tempfile.mkdtemp(prefix="relais-bench-load-"))
     loads = [round(os.getloadavg()[0], 2)]
-    stack = None
+    sides: dict[str, Any] = {}
+    done: dict[str, list[tuple[Any, float, list[str]]]] = {}
+    lines: dict[str, list[str]] = {}
     try:
-        data = work / "data"
-        shutil.copytree(template, data, ignore=shutil.ignore_patterns(".complete"))
-        stack = Stack(work, data, env={"EXTERNAL_AGENT_TOKEN": TOKEN, "RELAIS_WARM_START": "true"})
-        profiled(stack.app, work / "app-profile.json")
-        profiled(stack.agent, work / "agent-profile.json")
-        stack.start()
-        result.figures["one instance: ready after start s"] = round(wait_ready(stack.url), 1)
+        for side, tree in ([("before", before)] if before else []) + [("after", None)]:
+            (work / side).mkdir()
+            data = work / side / "data"
+            shutil.copytree(template, data, ignore=shutil.ignore_patterns(".complete"))
+            stack = Stack(work / side, data, env={"EXTERNAL_AGENT_TOKEN": TOKEN, "RELAIS_WARM_START": "true"})
+            profiled(stack.app, work / side / "app-profile.json", tree)
+            profiled(stack.agent, work / side / "agent-profile.json", tree, AGENT_TURN_MARK)
+            sides[side] = stack.start()
+        for side, stack in sides.items():
+            result.figures[f"{side}: ready after start s"] = round(wait_ready(stack.url), 1)
         loads.append(round(os.getloadavg()[0], 2))
-        start_profiles([stack.app, stack.agent])
-        results, wall, failures = asyncio.run(run_mix(stack, mix))
-        loads.append(round(os.getloadavg()[0], 2))
-        profiles = {name: read_profile(work / f"{name}-profile.json") for name in ("app", "agent")}
-        if not failures:
-            asyncio.run(check_persisted(stack.url, checkpoint_file(data), results))
-        record(result, "one instance", results, wall, failures, TARGET_P95_S)
-        turns = sum(len(v) for v in results.latencies.values())
-        ui_turns = len(results.latencies["help center"]) + len(results.latencies["coach via UI"])
+        order = list(sides)
+        for r in range(rounds):
+            for side in order[r % len(order):] + order[: r % len(order)]:  # interleaved, rotated
+                stack = sides[side]
+                start_profiles([stack.app, stack.agent])
+                outcome = asyncio.run(run_mix(stack, mix))
+                loads.append(round(os.getloadavg()[0], 2))
+                profiles = {name: read_profile(stack.work / f"{name}-profile.json") for name in ("app", "agent")}
+                if not outcome[2]:
+                    asyncio.run(check_persisted(stack.url, checkpoint_file(stack.data_dir), outcome[0]))
+                done.setdefault(side, []).append(outcome)
+                if side == "after" or len(sides) == 1:
+                    lines = profile_lines(profiles, outcome[0])
+        reference = record(result, "one instance, before", done["before"], TARGET_P95_S) if before else None
+        record(result, "one instance", done["after"], TARGET_P95_S, reference)
         result.figures["one instance: persisted (lost / duplicated / cross-talk)"] = (
-            "checked: 0 / 0 / 0" if not failures else "not checked (failures)")
-        return {
-            "app (per turn through the app)": format_summary(profiles["app"], ui_turns),
-            "agent service (per turn, all kinds)": format_summary(profiles["agent"], turns),
-        }
+            "checked: 0 / 0 / 0" if not any(f for rs in done.values() for _, _, f in rs) else "not all checked (failures)")
+        return lines
     finally:
-        if stack is not None:
+        for stack in sides.values():
             stack.stop()
-        result.figures["load avg 1m (start, ready, after the conversations)"] = loads
-        logs = REPO_ROOT / "test-artifacts" / "bench-load"
-        logs.mkdir(parents=True, exist_ok=True)
-        for path in [*work.glob("*.log"), *work.glob("*-profile.json")]:
-            shutil.copy(path, logs / path.name)
-        shutil.rmtree(work, ignore_errors=True)
+        result.figures["load avg 1m (start, ready, after each mix)"] = loads
+        keep(work)
 
 
-def body(result: BenchResult, short: bool) -> None:
+def keep(work: Path) -> None:
+    """The servers' logs and profiles, kept in test-artifacts/bench-load (temp folders do not last)."""
+    logs = REPO_ROOT / "test-artifacts" / "bench-load"
+    logs.mkdir(parents=True, exist_ok=True)
+    for path in [*work.rglob("*.log"), *work.rglob("*-profile*.json")]:
+        shutil.copy(path, logs / f"{path.parent.name}-{path.name}")
+    shutil.rmtree(work, ignore_errors=True)
+
+
+def through_nginx(result: BenchResult, mix: tuple[int, int, int]) -> dict[str, list[str]]:
+    """Three instances behind nginx (deploy/nginx.conf), PostgreSQL and a Chroma server shared, as
+    `tests/scale/test_load_balancer.py` runs them; instance 1's app and agent are profiled."""
+    from types import SimpleNamespace
+
+    from tests.load.test_concurrency import check_persisted
+    from tests.scale.test_load_balancer import running_cluster
+
+    work = Path(tempfile.mkdtemp(prefix="relais-bench-lb-"))
+    loads = [round(os.getloadavg()[0], 2)]
+    try:
+        with running_cluster(work, cache_root(), lambda stack, i: (
+                profiled(stack.app, work / f"app-profile-{i}.json"),
+                profiled(stack.agent, work / f"agent-profile-{i}.json", mark=AGENT_TURN_MARK))) as cluster:
+            for stack in cluster.stacks:
+                wait_ready(stack.url)
+            loads.append(round(os.getloadavg()[0], 2))
+            start_profiles([s for stack in cluster.stacks for s in (stack.app, stack.agent)])
+            balanced = SimpleNamespace(url=cluster.lb_url, agent=SimpleNamespace(url=cluster.agent_lb_url))
+            outcome = asyncio.run(run_mix(balanced, mix))
+            loads.append(round(os.getloadavg()[0], 2))
+            profiles = {"app": read_profile(work / "app-profile-0.json"),
+                        "agent": read_profile(work / "agent-profile-0.json")}
+            if not outcome[2]:
+                asyncio.run(check_persisted(cluster.lb_url, cluster.database_url, outcome[0]))
+        record(result, "nginx, 3 instances", [outcome], TARGET_NGINX_P95_S)
+        result.figures["nginx, 3 instances: persisted (lost / duplicated / cross-talk)"] = (
+            "checked: 0 / 0 / 0" if not outcome[2] else "not checked (failures)")
+        third = SimpleNamespace(latencies={k: v[: len(v) // 3] for k, v in outcome[0].latencies.items()})
+        return {f"instance 1 of 3, {name}": text for name, text in profile_lines(profiles, third).items()}
+    finally:
+        result.figures["nginx: load avg 1m (start, ready, after the mix)"] = loads
+        keep(work)
+
+
+def body(result: BenchResult, short: bool, nginx: bool, rounds: int, before_ref: str | None) -> None:
     mix = MIX["short" if short else "full"]
     result.figures["conversations (help center, coach via the app, coach over SSE), 2 turns each"] = mix
-    for name, lines in one_instance(result, mix).items():
+    before = None
+    if before_ref:
+        from benchmarks.bench_app_answers import export_tree
+
+        before = export_tree(before_ref, Path(tempfile.mkdtemp(prefix="relais-bench-before-")) / "tree")
+        result.figures["before = commit"] = before_ref
+    try:
+        profiles = one_instance(result, mix, rounds, before)
+        if nginx:
+            profiles.update(through_nginx(result, mix))
+    finally:
+        if before is not None:
+            shutil.rmtree(before.parent, ignore_errors=True)
+    for name, lines in profiles.items():
         result.notes.append(f"profile, {name}:\n    " + "\n    ".join(lines))
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--short", action="store_true", help="20 conversations instead of 50")
+    parser.add_argument("--nginx", action="store_true", help="also three instances behind nginx")
+    parser.add_argument("--rounds", type=int, default=1, help="mixes per side (with --before-ref: interleaved)")
+    parser.add_argument("--before-ref", help="also the app of this commit, side by side (one mix at a time)")
     args = parser.parse_args(argv)
-    return run_main("load", "Fifty simultaneous conversations through the real app", lambda r: body(r, args.short))
+    if args.nginx and not os.environ.get("RELAIS_SCALE_DATABASE_URL"):  # PostgreSQL, Chroma, nginx first
+        import subprocess
+        import sys
+
+        command = [sys.executable, "-m", "benchmarks.bench_load", *(argv if argv is not None else sys.argv[1:])]
+        return subprocess.run(["bash", str(REPO_ROOT / "scripts" / "scale-tests.sh"), "--run", *command],
+                              cwd=REPO_ROOT, check=False).returncode
+    return run_main("load", "Fifty simultaneous conversations through the real app",
+                    lambda r: body(r, args.short, args.nginx, args.rounds, args.before_ref))
 
 
 if __name__ == "__main__":

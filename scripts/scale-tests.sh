@@ -3,6 +3,7 @@
 # Chroma server (`chroma run`, shipped with chromadb), both on 127.0.0.1 in a temp folder,
 # stopped on exit; nginx (Debian's package, installed if missing) for the load-balancer test,
 # which starts its own. If any cannot start, this fails with the reason: skipping is not passing.
+# `scripts/scale-tests.sh --run CMD...` runs CMD on those services instead of the scale tests.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 VENV=${VENV:-.venv}
@@ -62,5 +63,6 @@ curl -fs "http://127.0.0.1:$CHROMA_PORT_FREE/api/v2/heartbeat" >/dev/null || { e
 
 export RELAIS_SCALE_DATABASE_URL="postgresql://postgres@127.0.0.1:$PGPORT/relais"
 export RELAIS_SCALE_CHROMA="127.0.0.1:$CHROMA_PORT_FREE"
+if [ "${1:-}" = "--run" ]; then shift; "$@"; exit $?; fi  # another command on these services (bench_load --nginx)
 if [ $# -gt 0 ]; then targets=("$@"); else targets=(tests); fi
 "$VENV/bin/pytest" -q -m scale "${targets[@]}"

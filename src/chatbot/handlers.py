@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import importlib
 import logging
 from typing import Any, Protocol
@@ -156,21 +157,32 @@ async def on_chat_resume(thread: dict[str, Any]) -> None:
         await resume(thread)
 
 
-async def remember_profile() -> None:
+_profile_writes: set[asyncio.Task[None]] = set()  # profile writes under way (a reference keeps each alive)
+
+
+def remember_profile() -> None:
     """The thread reopens in its profile (another tab, a reload, a crash): Chainlit saves the
     session's profile into the thread only at disconnect, so a tab opening the thread meanwhile
-    resumed it as the Assistant, without the coach's pending question. Written once per session."""
+    resumed it as the Assistant, without the coach's pending question. Written once per session,
+    beside the turn rather than before it: on a new thread the write queued behind Chainlit's own
+    thread writes (14 % of a first turn under the 50-conversation load, `benchmarks/bench_load.py`)."""
     from chainlit.data import get_data_layer
 
     profile, layer = cl.user_session.get("chat_profile"), get_data_layer()
     if not profile or layer is None or cl.user_session.get("relais_profile_saved") == profile:
         return
-    try:
-        await layer.update_thread(cl.context.session.thread_id, metadata={"chat_profile": profile})
-        cl.user_session.set("relais_profile_saved", profile)
-    except Exception:  # only the resume profile depends on it: said, not raised
-        logging.getLogger(__name__).warning("could not remember the profile of thread %s",
-                                            cl.context.session.thread_id, exc_info=True)
+    thread_id = cl.context.session.thread_id
+
+    async def write() -> None:
+        try:
+            await layer.update_thread(thread_id, metadata={"chat_profile": profile})
+            cl.user_session.set("relais_profile_saved", profile)
+        except Exception:  # only the resume profile depends on it: said, not raised
+            logger.warning("could not remember the profile of thread %s", thread_id, exc_info=True)
+
+    task = asyncio.create_task(write())
+    _profile_writes.add(task)
+    task.add_done_callback(_profile_writes.discard)
 
 
 async def on_message(message: cl.Message) -> None:
@@ -186,7 +198,7 @@ async def on_message(message: cl.Message) -> None:
     schedule_title(message.content)  # a new thread's title: local time · first request
     begin_turn()
     forget_note()
-    await remember_profile()
+    remember_profile()
     await _profile_module().on_message(message)
     refresh_other_tabs(on_chat_resume)  # another tab on this thread shows where it is now
 

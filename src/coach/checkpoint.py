@@ -64,6 +64,20 @@ async def _setup_serialised(saver: BaseCheckpointSaver, url: str) -> None:
             await lock.execute("SELECT pg_advisory_unlock(%s)", (_SETUP_LOCK,))
 
 
+class QuickSetupSqliteSaver(AsyncSqliteSaver):
+    """LangGraph's async SQLite saver, without a lock taken to learn that it is set up.
+
+    Its `setup()` runs before every read and write and takes the saver's one lock just to check
+    `is_setup`, so under the 50-conversation load (`benchmarks/bench_load.py`) each checkpoint
+    read queued twice on that lock behind the other threads' reads and writes: 19 % of a coach
+    turn's time was spent waiting there in `setup`. Once set up, the check needs no lock."""
+
+    async def setup(self) -> None:
+        if self.is_setup:
+            return
+        await super().setup()
+
+
 @contextlib.asynccontextmanager
 async def open_checkpointer(
     target: str | None = None, settings: Settings | None = None
@@ -86,7 +100,7 @@ async def open_checkpointer(
         return
     path = _sqlite_path(target)
     path.parent.mkdir(parents=True, exist_ok=True)
-    async with AsyncSqliteSaver.from_conn_string(str(path)) as saver:
+    async with QuickSetupSqliteSaver.from_conn_string(str(path)) as saver:
         await saver.setup()  # turns on WAL
         # WAL + synchronous=NORMAL (SQLite's advice for WAL): a commit survives a killed process,
         # only a power cut may lose the last ones; FULL fsyncs every checkpoint write

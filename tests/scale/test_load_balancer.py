@@ -23,7 +23,7 @@ import subprocess
 import sys
 import time
 import uuid
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from types import SimpleNamespace
@@ -117,10 +117,11 @@ def start_nginx(conf: Path, work: Path, port: int) -> subprocess.Popen:
     raise RuntimeError((work / "nginx-error.log").read_text())
 
 
-@pytest.fixture(scope="module")
-def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Cluster]:
+@contextlib.contextmanager
+def running_cluster(work: Path, cache_root: Path, prepare: Callable[[Stack, int], Any] | None = None) -> Iterator[Cluster]:
+    """Three instances (app + agent each) on the shared PostgreSQL and Chroma server, behind nginx;
+    `prepare(stack, i)` may change a stack's commands before it starts (the load bench profiles them)."""
     database_url, chroma_host, chroma_port = scale_services()
-    work = tmp_path_factory.mktemp("lb")
     shared = {
         "DATABASE_URL": database_url, "CHROMA_HOST": chroma_host, "CHROMA_PORT": str(chroma_port),
         "RELAIS_COLLECTION": f"relais_lb_{uuid.uuid4().hex[:8]}", "RELAIS_USERS": USERS_ENV,
@@ -129,7 +130,7 @@ def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Cluster]:
         "EXTERNAL_AGENT_READ_TIMEOUT_S": "300",
     }
     first_data = work / "data-0"
-    shutil.copytree(ingested_template(cache_root_for(tmp_path_factory)) / "embeddings", first_data / "embeddings")
+    shutil.copytree(ingested_template(cache_root) / "embeddings", first_data / "embeddings")
     ingest = subprocess.run([sys.executable, "-m", "cli.app", "ingest"], env=relais_env(first_data, **shared),
                             cwd=REPO_ROOT, capture_output=True, text=True, timeout=900, check=False)
     assert ingest.returncode == 0, ingest.stdout[-2000:] + ingest.stderr[-2000:]
@@ -137,6 +138,8 @@ def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Cluster]:
     for i in range(3):
         (work / f"s{i}").mkdir()
         stacks.append(Stack(work / f"s{i}", work / f"data-{i}", env=shared))
+        if prepare is not None:
+            prepare(stacks[-1], i)
     lb_port, agent_lb_port = free_port(), free_port()
     conf = nginx_config([s.app_port for s in stacks], [s.agent_port for s in stacks], lb_port, agent_lb_port, work)
     nginx = None
@@ -155,6 +158,15 @@ def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Cluster]:
         for stack in stacks:
             with contextlib.suppress(Exception):
                 stack.stop()
+
+
+@pytest.fixture(scope="module")
+def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Cluster]:
+    work = tmp_path_factory.mktemp("lb")
+    try:
+        with running_cluster(work, cache_root_for(tmp_path_factory)) as running:
+            yield running
+    finally:
         keep = REPO_ROOT / "test-artifacts" / "20-lb-logs"  # pytest's temp folders do not last
         keep.mkdir(parents=True, exist_ok=True)
         for log in [*work.glob("s*/*.log"), *work.glob("nginx-error.log")]:
