@@ -245,20 +245,19 @@ class SqliteCounter:
     def connection_class(self, name: str) -> type[sqlite3.Connection]:
         counter = self
 
+        def timed(call: Any, sql: str, *args: Any) -> Any:
+            started = time.perf_counter()
+            try:
+                return call(sql, *args)
+            finally:
+                counter.count(name, signature(sql), time.perf_counter() - started)
+
         class TimedCursor(sqlite3.Cursor):
             def execute(self, sql: str, *args: Any) -> Any:  # type: ignore[override]
-                started = time.perf_counter()
-                try:
-                    return super().execute(sql, *args)
-                finally:
-                    counter.count(name, signature(sql), time.perf_counter() - started)
+                return timed(super().execute, sql, *args)
 
             def executemany(self, sql: str, *args: Any) -> Any:  # type: ignore[override]
-                started = time.perf_counter()
-                try:
-                    return super().executemany(sql, *args)
-                finally:
-                    counter.count(name, signature(sql), time.perf_counter() - started)
+                return timed(super().executemany, sql, *args)
 
         class TimedConnection(sqlite3.Connection):
             def cursor(self, factory: Any = TimedCursor) -> Any:  # type: ignore[override]
