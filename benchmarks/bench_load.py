@@ -22,12 +22,14 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import os
 import shutil
 import signal
 import tempfile
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -178,6 +180,22 @@ def keep(work: Path) -> None:
     shutil.rmtree(work, ignore_errors=True)
 
 
+@contextlib.contextmanager
+def patient() -> Iterator[None]:
+    """The scale test's patience: six servers on 2 shared cores, a turn may take minutes (300 s)."""
+    from unittest import mock
+
+    from tests.chainlit_driver import ChatSession
+    from tests.load import test_concurrency as load
+    from tests.resilience.harness import Chat
+
+    async def ask(self: Chat, text: str, timeout: float = 300) -> Any:
+        return await ChatSession.ask(self, text, timeout=timeout)
+
+    with mock.patch.object(load, "TURN_TIMEOUT_S", 300), mock.patch.object(Chat, "ask", ask):
+        yield
+
+
 def through_nginx(result: BenchResult, mix: tuple[int, int, int]) -> dict[str, list[str]]:
     """Three instances behind nginx (deploy/nginx.conf), PostgreSQL and a Chroma server shared, as
     `tests/scale/test_load_balancer.py` runs them; instance 1's app and agent are profiled."""
@@ -197,7 +215,8 @@ def through_nginx(result: BenchResult, mix: tuple[int, int, int]) -> dict[str, l
             loads.append(round(os.getloadavg()[0], 2))
             start_profiles([s for stack in cluster.stacks for s in (stack.app, stack.agent)])
             balanced = SimpleNamespace(url=cluster.lb_url, agent=SimpleNamespace(url=cluster.agent_lb_url))
-            outcome = asyncio.run(run_mix(balanced, mix))
+            with patient():
+                outcome = asyncio.run(run_mix(balanced, mix))
             loads.append(round(os.getloadavg()[0], 2))
             profiles = {"app": read_profile(work / "app-profile-0.json"),
                         "agent": read_profile(work / "agent-profile-0.json")}
