@@ -26,7 +26,8 @@ PLACE = "place"
 CONTACT = "contact"
 BENEFIT = "benefit"
 QUANTITY = "quantity"  # "how much <something>": any stated number
-ALL_TYPES = frozenset({MONEY, TIME, DURATION, AGE, FREQUENCY, PLACE, CONTACT, BENEFIT, QUANTITY})
+IDENTIFIER = "identifier"  # "which decorator / setting / command / URL": a name written as code
+ALL_TYPES = frozenset({MONEY, TIME, DURATION, AGE, FREQUENCY, PLACE, CONTACT, BENEFIT, QUANTITY, IDENTIFIER})
 
 _I = re.IGNORECASE
 
@@ -73,6 +74,14 @@ _ASKS: list[tuple[str, re.Pattern[str]]] = [
                          r"\bwhat\W*s\s+in\s+it\s+for\b|\bqu\W*est-ce\s+que\s+(?:je|j|on|nous)\W*\s*"
                          r"(?:gagne|recoi|obtien|touche)\w*|\bque\s+(?:gagne|recoit|obtient)\w*", _I)),
 ]
+_ASKS.append((IDENTIFIER, re.compile(  # words that name code, never a bare "option" or "setting"
+    r"\b(?:which|what)\s+(?:\w+\s+){0,2}?(?:decorators?|callbacks?|hooks?|functions?|"
+    r"flags?|arguments?|parameters?|(?:environment|env)\s+variables?|endpoints?|urls?|file\s*names?|"
+    r"key\s+combinations?|keyboard\s+shortcuts?|modules?|http\s+(?:verb|method)s?|"
+    r"(?:config(?:uration)?|cli|command[- ]line)\s+(?:options?|settings?|keys?|flags?))\b|"
+    r"\b(?:which|what)\s+options?\s+of\s+the\s+\w+\s+command\b|\b(?:which|what)\s+methods?\s+(?!of\b|to\b|for\b)|"
+    r"\bquel(?:le)?s?\s+(?:\w+\s+){0,2}?(?:url|verbe\s+http|methode\s+http|variable\s+d\W*environnement|"
+    r"nom\s+de\s+fichier|raccourci\s+clavier|decorateur)s?\b|\ba\s+quelle\s+url\b", _I)))
 _EXPLICIT_MONEY = re.compile(r"\bhow\s+much\b(?!\s+(?:time|notice))|\bcombien\s+(?:cout|pai|pay|regl)|\bprix\b|\btarif", _I)
 _WHEN = re.compile(r"\b(?:when|quand)\b", _I)
 _HOW_MANY_TIME = re.compile(rf"\bhow\s+many\s+{_TIME_UNITS_EN}\b|\bcombien\s+de\s+{_TIME_UNITS_FR}\b", _I)
@@ -116,6 +125,10 @@ _STATES: dict[str, re.Pattern[str]] = {
     CONTACT: re.compile(r"[\w.+-]+@[\w-]+\.[\w.]+|https?://\S+|\+?\d[\d\s().-]{7,}\d|\b(?:chat|e-?mail|phone|"
                         r"front\s+desk|accueil|t[ée]l[ée]phon\w*|courriel)\b", _I),
     QUANTITY: _NUMBER,
+    # inline code, snake_case or CONSTANT_CASE, a --flag, a dotted call, a file name, a URL path, an HTTP verb
+    IDENTIFIER: re.compile(r"`[^`\n]+`|\b[A-Za-z]+_[A-Za-z0-9_]+\b|(?<![\w-])--?[a-z][\w-]*\b|\b[a-z]\w*\.[a-z_]\w*\(|"
+                           r"\b[\w-]+\.(?:toml|json|ya?ml|py|js|ts|css|png|svg|md|csv|env|txt)\b|\w/[\w-]+/\w|"
+                           r"\b(?:GET|POST|PUT|PATCH|DELETE)\b"),
 }
 _STATES[BENEFIT] = re.compile(_STATES[MONEY].pattern + r"|\b(?:credit|discount|bonus|reward|voucher|cr[ée]dit|"
                               r"r[ée]duction|remise|offert\w*)\b", _I)
