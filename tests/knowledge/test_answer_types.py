@@ -10,6 +10,7 @@ from knowledge.answer_types import (
     BENEFIT,
     DURATION,
     FREQUENCY,
+    IDENTIFIER,
     MONEY,
     PLACE,
     QUANTITY,
@@ -196,3 +197,43 @@ def test_an_item_that_is_only_an_article_title_is_not_a_candidate() -> None:
     texts = [c.unit.text for c in _units([(chunks[0], 0.0)], set(), titles=_titles(ArticleKB(chunks)))]
     assert "Invoices are in Account > Billing." in texts and "Refunds for annual plans" in texts
     assert "Cancel your subscription" not in texts
+
+
+@pytest.mark.parametrize("question", [
+    "Which decorator runs my code when a session opens?",
+    "Which environment variable holds the signing key?",
+    "Which option of the serve command turns on hot reload?",
+    "What file names does the theme expect for its icons?",
+    "Which method pushes partial output to the page?",
+    "À quelle URL faut-il envoyer les requêtes ?",
+    "Avec quel verbe HTTP appeler le service ?",
+])
+def test_a_question_asking_for_a_name_in_code_asks_an_identifier(question: str) -> None:
+    assert IDENTIFIER in asked_types(question)
+
+
+@pytest.mark.parametrize("question", [
+    "What payment methods do you accept?", "Which class should I join as a beginner?",
+    "What options do I have to pay?", "Which settings page shows my plan?", "Quelle classe pour mon enfant ?",
+])
+def test_everyday_options_and_classes_are_not_asked_as_code(question: str) -> None:
+    assert IDENTIFIER not in asked_types(question)
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("Use `on_start` for this.", True), ("Set APP_SIGNING_KEY first.", True), ("Run it with --reload.", True),
+    ("Call ui.stream( with each piece.", True), ("Put icon_dark.png in the public folder.", True),
+    ("Send a POST request.", True), ("Open the Settings tab.", False), ("Read it - then decide.", False),
+])
+def test_a_unit_states_an_identifier_when_it_writes_a_name_as_code(text: str, expected: bool) -> None:
+    assert states_type(text, {IDENTIFIER}) is expected
+
+
+DEV_DOCS = ("Session tokens of your app are signed, so nobody can forge them. "
+            "The signing key is read from `APP_SIGNING_KEY` at start.")  # without the type, the first one wins
+
+
+def test_the_unit_that_names_the_asked_variable_is_chosen(answer) -> None:
+    result = answer("Which environment variable signs the session tokens of my app?",
+                    [hit(DEV_DOCS, "auth.md", "Authentication")], max_units=1)
+    assert "APP_SIGNING_KEY" in result.text, result.text
