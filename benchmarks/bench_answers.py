@@ -66,10 +66,10 @@ def answer_once(kb: Any, question: str) -> float:
 def first_answer_child(warm: bool) -> None:
     """In a fresh process on an ingested data dir: [warm-up,] the first answer, then later ones (JSON)."""
     from knowledge.retrieval import get_knowledge_base
+    from knowledge.settings import knowledge_settings
     from knowledge.warmup import warm_up
-    from relais.settings import get_settings
 
-    settings = get_settings()
+    settings = knowledge_settings()
     warm_s = warm_up(settings) if warm else 0.0
     started = time.perf_counter()  # without the warm-up the first question opens the KB itself
     kb = get_knowledge_base(settings)
@@ -100,11 +100,11 @@ def simultaneous(kb: Any, questions: list[str]) -> list[float]:
 def body(result: BenchResult, rounds: int) -> None:
     from knowledge.ingest import ingest_folder
     from knowledge.retrieval import clear_knowledge_base_cache, get_knowledge_base
+    from knowledge.settings import knowledge_settings
     from knowledge.warmup import warm_up
-    from relais.settings import get_settings
 
     with temp_data_dir("relais-bench-answers-") as folder:
-        settings = get_settings()
+        settings = knowledge_settings()
         ingest_folder(REPO_ROOT / "data" / "knowledge", settings, show_progress=False)
         clear_knowledge_base_cache()
         before = first_answer_side(folder, warm=False)  # fresh processes, so each first answer is cold

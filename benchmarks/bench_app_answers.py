@@ -100,15 +100,15 @@ def answer_path(folder: Path, rounds: int) -> dict[str, list[float]]:
     Its untimed first pass stores the composer's vectors for these questions' passages in the
     folder's embedding cache, so the apps started from a copy of it are in the same steady state."""
     from knowledge.retrieval import get_knowledge_base
+    from knowledge.settings import knowledge_settings
     from knowledge.warmup import warm_up
-    from relais.settings import get_settings
 
     with pointed_at(folder):
-        settings = get_settings()
+        settings = knowledge_settings()
         warm_up(settings)
         kb = get_knowledge_base(settings)
         batcher = kb.embedder.batcher
-        window = batcher.window_s or settings.relais_query_batch_ms / 1000
+        window = batcher.window_s or settings.kit.relais_query_batch_ms / 1000
         simultaneous(kb, QUESTIONS)  # untimed, as in bench_answers (steady state)
         out: dict[str, list[float]] = {"off": [], "on": []}
         for _ in range(rounds):
@@ -245,11 +245,11 @@ def fresh_ingest(dest: Path, **env: str) -> float:
 def prefill_copy(folder: Path) -> tuple[float, int]:
     """What ingest does at its end (`knowledge.unit_cache`), run on `folder`: (seconds, texts encoded)."""
     from knowledge.retrieval import KnowledgeBase
+    from knowledge.settings import knowledge_settings
     from knowledge.unit_cache import prefill_unit_vectors
-    from relais.settings import get_settings
 
     with pointed_at(folder):
-        settings = get_settings()
+        settings = knowledge_settings()
         kb = KnowledgeBase(settings)
         kb.lexical()
         kb.embedder.embed_query("warm")  # model loading is not the prefill's cost

@@ -138,6 +138,7 @@ def abba(a: Callable[[], float], b: Callable[[], float], repeats: int) -> tuple[
 
 
 def run(result: BenchResult, repeats: int = 2) -> None:
+    from knowledge.settings import KnowledgeSettings
     from relais.settings import Settings
 
     persistent_cache = data_dir() / "embeddings"
@@ -151,7 +152,7 @@ def run(result: BenchResult, repeats: int = 2) -> None:
         result.figures["preparation"] = f"relais ingest of the demo KB in {time.perf_counter() - started:.1f} s"
         merge_embedding_caches(data / "embeddings", persistent_cache)
 
-        settings = Settings(relais_data_dir=data)
+        settings = KnowledgeSettings().on(Settings(relais_data_dir=data))
         python_start = median([timed_run([sys.executable, "-c", "pass"], env, lambda _: True) for _ in range(3)])
         ask, bare = abba(
             lambda: timed_run(relais_cmd("ask", QUESTION), env, lambda out: EXPECTED_IN_ANSWER in out),

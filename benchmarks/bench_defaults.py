@@ -102,9 +102,8 @@ def ingest_side_by_side(name: str, folder: Path, encoders: list[Any], result: Be
                         then: Any = None) -> None:
     """Ingest, a re-index with nothing changed, then the bare encoders on the texts ingest encoded."""
     from knowledge.ingest import ingest_folder
-    from relais.settings import get_settings
-
     from knowledge.retrieval import get_knowledge_base
+    from knowledge.settings import knowledge_settings
     from knowledge.unit_cache import prefill_once
 
     with temp_data_dir() as _tmp:
@@ -112,13 +111,13 @@ def ingest_side_by_side(name: str, folder: Path, encoders: list[Any], result: Be
         profile = cProfile.Profile()
         with recorders[0], recorders[1], Clock() as ingest_clock:
             profile.enable()
-            report = ingest_folder(folder, get_settings(), show_progress=False)
+            report = ingest_folder(folder, knowledge_settings(), show_progress=False)
             profile.disable()
         again_clock = Clock()
         with again_clock:
-            again = ingest_folder(folder, get_settings(), show_progress=False)
+            again = ingest_folder(folder, knowledge_settings(), show_progress=False)
         with Clock() as prefill_clock:  # what the app then runs in the background, once ready
-            prefill = prefill_once(get_knowledge_base(get_settings()), get_settings().data_dir / "embeddings")
+            prefill = prefill_once(get_knowledge_base(knowledge_settings()), knowledge_settings().data_dir / "embeddings")
         if then is not None:  # on this index (the answer path)
             then()
     bare_cpu = bare_wall = 0.0
@@ -157,12 +156,11 @@ def answer_path(result: BenchResult, questions: list[str]) -> None:
     """Warm, one at a time: the offline answer vs raw encode + vector query, per question."""
     from knowledge.extractive import extractive_answer
     from knowledge.retrieval import get_knowledge_base
-    from relais.settings import get_settings
-
+    from knowledge.settings import knowledge_settings
     from relais.embeddings import forget_questions
 
     # on the demo KB just indexed (`ingest_side_by_side(..., then=...)`)
-    kb = get_knowledge_base(get_settings())
+    kb = get_knowledge_base(knowledge_settings())
     for q in questions:  # warm: every question once (the composer's vectors cached, as in steady state)
         extractive_answer(q, kb.search(q), kb.embedder, kb=kb)
 

@@ -67,9 +67,9 @@ def chunk_texts(folder: Path) -> list[str]:
     from knowledge.chunking import chunk_document
     from knowledge.ingest import discover
     from knowledge.loaders import load_document
-    from relais.settings import get_settings
+    from knowledge.settings import knowledge_settings
 
-    settings = get_settings()
+    settings = knowledge_settings()
     texts: list[str] = []
     for path in discover(folder):
         doc = load_document(path, settings.max_file_mb)
@@ -106,10 +106,10 @@ def ingest_once(folder: Path, embedder: Any, keep_vectors_in: Path | None) -> di
     """`ingest_folder` in a fresh data dir; returns timings and what it wrote."""
     from knowledge.ingest import ingest_folder
     from knowledge.retrieval import KnowledgeBase
-    from relais.settings import get_settings
+    from knowledge.settings import knowledge_settings
 
     with temp_data_dir() as tmp:
-        settings = get_settings()
+        settings = knowledge_settings()
         timed = TimedEmbedder(embedder)
         with Timer() as t:
             kb = KnowledgeBase(settings, embedder=timed)  # opening the store is part of ingest
@@ -125,11 +125,12 @@ def ingest_once(folder: Path, embedder: Any, keep_vectors_in: Path | None) -> di
 def run(result: BenchResult, docs: int = 150, share_cache: bool = True) -> None:
     import tempfile
 
+    from knowledge.encoder_choice import configured_model
+    from knowledge.settings import knowledge_settings
     from relais.embeddings import get_embedder
-    from relais.settings import get_settings
 
-    settings = get_settings()
-    embedder = get_embedder(settings.relais_embedding_model)  # the instance ingest uses
+    settings = knowledge_settings()
+    embedder = get_embedder(configured_model(settings))  # the instance ingest uses (before any document: `auto` is MiniLM)
     cache = data_dir() / "embeddings" if share_cache else None
     corpus = scifact_docs(docs)
     half = len(corpus) // 2

@@ -33,9 +33,11 @@ import httpx
 
 from assistant.langgraph_agent import LangGraphAgentClient
 from assistant.relais_client import ExternalAgentClient
+from assistant.settings import AssistantSettings
 from booking import BookingStore, build_booking_agent
 from cli.agent_service import open_agents
 from coach.service import create_app
+from coach.settings import CoachSettings
 from relais.events import AgentEvent, InterruptEvent
 from relais.serving import free_port, serve
 from relais.settings import Settings
@@ -81,9 +83,8 @@ async def timed(turn: Callable[[], Awaitable[list[AgentEvent]]]) -> float:
 
 async def latency(rounds: int, dev: LangGraphDev, relais_url: str, workdir: Path) -> None:
     agent = build_booking_agent(store=BookingStore(workdir / "inproc.db"))
-    langgraph = LangGraphAgentClient(Settings(external_agent_url=dev.url, external_agent_protocol="langgraph",
-                                              external_agent_assistant="booking", relais_data_dir=workdir))
-    relais = ExternalAgentClient(Settings(external_agent_url=relais_url))
+    langgraph = LangGraphAgentClient(AssistantSettings(external_agent_url=dev.url, external_agent_protocol="langgraph", external_agent_assistant="booking").on(Settings(relais_data_dir=workdir)))
+    relais = ExternalAgentClient(AssistantSettings(external_agent_url=relais_url))
 
     async def in_process() -> list[AgentEvent]:
         config = {"configurable": {"thread_id": str(uuid.uuid4())}}
@@ -118,8 +119,7 @@ async def _collect(events: object) -> list[AgentEvent]:
 
 async def exactly_once(dev: LangGraphDev, workdir: Path) -> None:
     """New booking rows after each decision, read from the server's store."""
-    settings = Settings(external_agent_url=dev.url, external_agent_protocol="langgraph",
-                        external_agent_assistant="booking", relais_data_dir=workdir)
+    settings = AssistantSettings(external_agent_url=dev.url, external_agent_protocol="langgraph", external_agent_assistant="booking").on(Settings(relais_data_dir=workdir))
     client = LangGraphAgentClient(settings)
 
     def rows() -> set[str]:
@@ -172,7 +172,7 @@ def main() -> None:
         dev = LangGraphDev(workdir)
         dev.start()
         service_settings = Settings(relais_data_dir=workdir / "service", mistral_api_key=None, relais_model=None)
-        app = create_app(lambda: open_agents(service_settings), service_settings)
+        app = create_app(lambda: open_agents(service_settings), CoachSettings().on(service_settings))
         try:
             with serve(app, ready_path="/health") as relais_url:
                 asyncio.run(latency(args.rounds, dev, relais_url, workdir))

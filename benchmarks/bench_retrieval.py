@@ -155,16 +155,17 @@ def time_queries(kb: Any, collection: Any, embedder: Any, texts: list[str], top_
 def run(result: BenchResult, queries: int = 200, encode_budget_s: float = 240.0, warmup: int = 5,
         query_budget_s: float = 90.0, min_queries: int = 30) -> None:
     from knowledge.beir import load_beir
+    from knowledge.encoder_choice import configured_model
     from knowledge.evaluation import corpus_chunks, open_eval_index
+    from knowledge.settings import knowledge_settings
     from knowledge.store import chroma_client
     from relais.embeddings import get_embedder
-    from relais.settings import get_settings
 
-    settings = get_settings()
+    settings = knowledge_settings()
     root = settings.data_dir  # same place as `relais eval retrieval`'s default
     cache_dir = root / "embeddings"
     dataset = load_beir(SCIFACT_DIR)
-    embedder = get_embedder(settings.relais_embedding_model)
+    embedder = get_embedder(configured_model(settings))
     with Timer() as t_chunk:
         chunks = corpus_chunks(dataset, settings)
     texts = [c.index_text for c in chunks]

@@ -28,6 +28,7 @@ import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from typing import Any
 
+from assistant.settings import AssistantSettings
 from benchmarks._common import (
     REPO_ROOT,
     BenchResult,
@@ -93,11 +94,11 @@ async def measure(url: str, events: int, rounds: int, warmup: int = 3) -> dict[s
 
     from assistant import external_agent as ea
     from relais.events import TextChunk
-    from relais.settings import Settings, clear_settings_caches
+    from relais.settings import clear_settings_caches
 
     body = {"message": "bench", "user_id": "bench", "conversation_history": []}
     direct_http = httpx.AsyncClient(timeout=httpx.Timeout(60.0, connect=5.0))
-    client = ea.ExternalAgentClient(Settings(external_agent_url=url))
+    client = ea.ExternalAgentClient(AssistantSettings(external_agent_url=url))
     os.environ["EXTERNAL_AGENT_URL"] = url  # forward_to_external_agent reads the settings
     clear_settings_caches()
 

@@ -23,6 +23,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from assistant.settings import AssistantSettings
 from benchmarks._common import REPO_ROOT, BenchResult, Check, median, run_main, temp_data_dir
 
 TARGET_ON = 0.05
@@ -122,18 +123,19 @@ def run(result: BenchResult, rounds: int, kb_data: Path | None) -> None:
 
     from assistant.orchestrator import Orchestrator
     from knowledge.ingest import ingest_folder
+    from knowledge.settings import KnowledgeSettings
     from relais.retry import RetryPolicy
     from relais.serving import serve
     from relais.settings import Settings
 
     app, exported = collector()
     with temp_data_dir("relais-bench-tracing-") as data_dir, serve(app, lifespan="off") as endpoint:
-        settings = Settings(relais_data_dir=data_dir, relais_kb_dir=REPO_ROOT / "data" / "knowledge",
-                            enable_orchestrator=False)
+        settings = AssistantSettings(enable_orchestrator=False).on(Settings(relais_data_dir=data_dir))
+        knowledge = KnowledgeSettings(relais_kb_dir=REPO_ROOT / "data" / "knowledge").on(settings.kit)
         started = time.perf_counter()
         if kb_data is not None:  # an already ingested data dir of the demo KB (saves the encoding)
             shutil.copytree(kb_data, data_dir, dirs_exist_ok=True)
-        ingest_folder(settings.relais_kb_dir, settings, show_progress=False)
+        ingest_folder(knowledge.relais_kb_dir, knowledge, show_progress=False)
         result.figures["preparation"] = f"ingest of the demo KB in {time.perf_counter() - started:.1f} s (not timed)"
         orchestrator = Orchestrator(settings=settings, model=None, model_resolved=True, retry=RetryPolicy.no_wait(1))
         variants = Variants(endpoint)

@@ -67,10 +67,10 @@ def run(dataset: Path, splits: list[str]) -> dict[str, dict[str, float]]:
     from knowledge.evaluation import compute_metrics, corpus_chunks
     from knowledge.fusion import convex_combination
     from knowledge.lexical import LexicalIndex, LexicalParams
+    from knowledge.settings import knowledge_settings
     from relais.embeddings import get_embedder
-    from relais.settings import get_settings
 
-    settings = get_settings()
+    settings = knowledge_settings()
     embedder = get_embedder("minilm")
     cache = data_dir() / "embeddings"
     base = load_beir(dataset, f"qrels/{splits[0]}.tsv")

@@ -17,8 +17,8 @@ from typing import Any, Protocol
 from assistant.agent_errors import AgentPending
 from assistant.langgraph_agent import LangGraphAgentClient
 from assistant.relais_client import ExternalAgentClient, default_retry_policy
+from assistant.settings import AssistantSettings, assistant_settings
 from relais.events import AgentEvent, ErrorEvent, InterruptEvent, TextChunk, ToolCallEvent
-from relais.settings import Settings, get_settings
 
 STEP_PREFIX = "__STEP__:tool:"
 INTERRUPT_PREFIX = "__INTERRUPT__:"
@@ -27,7 +27,7 @@ INTERRUPT_PREFIX = "__INTERRUPT__:"
 class AgentClient(Protocol):
     """What the orchestrator and the chat need from the hand-off's client, either protocol."""
 
-    settings: Settings
+    settings: AssistantSettings
 
     def stream(self, question: str, user_id: str, conversation_history: Sequence[dict[str, str]] | None,
                thread_id: str | None = None, language: str = "en", interrupt_id: str | None = None,
@@ -46,7 +46,7 @@ class AgentClient(Protocol):
 _shared: AgentClient | None = None
 
 
-def make_client(settings: Settings) -> AgentClient:
+def make_client(settings: AssistantSettings) -> AgentClient:
     """The client of the configured protocol (`EXTERNAL_AGENT_PROTOCOL`)."""
     if settings.external_agent_protocol == "langgraph":
         return LangGraphAgentClient(settings)
@@ -56,7 +56,7 @@ def make_client(settings: Settings) -> AgentClient:
 def get_client() -> AgentClient:
     """The process-wide client, rebuilt only if the settings object changed."""
     global _shared
-    settings = get_settings()
+    settings = assistant_settings()
     if _shared is None or _shared.settings is not settings:
         _shared = make_client(settings)
     return _shared

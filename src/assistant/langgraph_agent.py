@@ -41,6 +41,7 @@ from assistant.agent_errors import (
 from assistant.agent_payloads import APPROVAL_KIND, interrupt_from
 from assistant.agent_threads import AgentThreads, ThreadOwnedByAnother
 from assistant.i18n import normalise_language
+from assistant.settings import AssistantSettings, assistant_settings
 from relais.approvals import ReplyError, approval_request, decisions_for
 from relais.events import (
     AgentEvent,
@@ -50,7 +51,6 @@ from relais.events import (
     TextChunk,
     ToolCallEvent,
 )
-from relais.settings import Settings, get_settings
 
 logger = logging.getLogger(__name__)
 
@@ -159,9 +159,9 @@ class _Mapper:
 class LangGraphAgentClient:
     """The hand-off to one assistant (graph) of a LangGraph server."""
 
-    def __init__(self, settings: Settings | None = None, *, transport: httpx.AsyncBaseTransport | None = None,
+    def __init__(self, settings: AssistantSettings | None = None, *, transport: httpx.AsyncBaseTransport | None = None,
                  threads: AgentThreads | None = None) -> None:
-        self.settings = settings or get_settings()
+        self.settings = settings or assistant_settings()
         self.base_url = self.settings.external_agent_url.rstrip("/")
         self.assistant = self.settings.external_agent_assistant
         self.display_url = str(httpx.URL(self.base_url).copy_with(userinfo=b"")) if "://" in self.base_url else self.base_url
@@ -169,7 +169,7 @@ class LangGraphAgentClient:
         self.timeout = httpx.Timeout(connect=connect, read=self.settings.external_agent_read_timeout_s,
                                      write=connect, pool=connect)
         self._headers: dict[str, str] = {"User-Agent": "relais-chatbot"}
-        token = self.settings.external_agent_token
+        token = self.settings.kit.external_agent_token
         if token is not None:
             self._headers["Authorization"] = f"Bearer {token.get_secret_value()}"
         api_key = self.settings.external_agent_api_key
@@ -179,7 +179,7 @@ class LangGraphAgentClient:
         self._transport = transport
         self._client: LangGraphClient | None = None
         self._loop: Any = None
-        self.threads = threads or AgentThreads(self.settings.chainlit_db_url)
+        self.threads = threads or AgentThreads(self.settings.kit.chainlit_db_url)
 
     def _sdk(self) -> LangGraphClient:
         loop = asyncio.get_running_loop()

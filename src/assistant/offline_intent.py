@@ -23,8 +23,8 @@ import yaml
 
 from assistant.input_guard import InputGuard, Verdict, vocabulary
 from assistant.intent_classifier import IntentType
+from assistant.settings import AssistantSettings, assistant_settings
 from relais.embeddings import Embedder, get_embedder
-from relais.settings import Settings, get_settings
 
 DEFAULT_ENCODERS = ("use-multilingual",)
 
@@ -138,9 +138,9 @@ def _cached_classifier(path: str, mtime: float, threshold: float, min_similarity
     )
 
 
-def get_offline_classifier(settings: Settings | None = None) -> NearestExampleClassifier:
+def get_offline_classifier(settings: AssistantSettings | None = None) -> NearestExampleClassifier:
     """The process-wide classifier for the configured few-shot file (rebuilt if it changes)."""
-    settings = settings or get_settings()
+    settings = settings or assistant_settings()
     path = settings.relais_intents_file.expanduser().resolve()
     mtime = path.stat().st_mtime if path.exists() else 0.0
     return _cached_classifier(str(path), mtime, settings.intent_threshold, settings.intent_min_similarity)
@@ -151,9 +151,9 @@ def _cached_guard(path: str, mtime: float) -> InputGuard:
     return InputGuard(vocabulary(e.text for e in load_examples(Path(path))))
 
 
-def get_input_guard(settings: Settings | None = None) -> InputGuard:
+def get_input_guard(settings: AssistantSettings | None = None) -> InputGuard:
     """The guard over the few-shot file's words, without loading any encoder (the LLM path)."""
-    settings = settings or get_settings()
+    settings = settings or assistant_settings()
     path = settings.relais_intents_file.expanduser().resolve()
     mtime = path.stat().st_mtime if path.exists() else 0.0
     return _cached_guard(str(path), mtime)

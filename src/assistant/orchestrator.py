@@ -30,6 +30,8 @@ from assistant.intent_classifier import (
 from assistant.modes import ALTER, NORMAL
 from assistant.offline_intent import few_shots_for, get_input_guard, get_offline_classifier
 from assistant.prompts import BASE_SYSTEM_PROMPT, format_context, get_enhanced_system_prompt
+from assistant.settings import AssistantSettings, assistant_settings
+from knowledge.settings import KnowledgeSettings, knowledge_settings
 from relais import tracing
 from relais.events import (
     ChatEvent,
@@ -44,7 +46,7 @@ from relais.events import (
 from relais.language import detect_language
 from relais.models import chat_model, engine_info
 from relais.retry import RetryPolicy
-from relais.settings import Settings, get_settings
+from relais.settings import Settings
 
 if TYPE_CHECKING:  # the clients import httpx and langgraph-sdk: loaded on the first hand-off only
     from assistant.external_agent import AgentClient
@@ -61,14 +63,13 @@ class PreparedQuestion:
     notice: str | None = None
 
 
-def prepare_question(raw: str, language: str, settings: Settings | None = None) -> PreparedQuestion:
+def prepare_question(raw: str, language: str, settings: KnowledgeSettings | None = None) -> PreparedQuestion:
     """Strip (invisible characters too); an empty question is rejected; an over-long one is
-    truncated with a notice."""
-    settings = settings or get_settings()
+    truncated with a notice (at the knowledge base's MAX_QUESTION_CHARS)."""
     text = strip_invisible(raw or "").strip()
     if not text:
         return PreparedQuestion("", i18n.translate("ui.empty_question", language))
-    limit = settings.max_question_chars
+    limit = (settings or knowledge_settings()).max_question_chars
     if len(text) > limit:
         return PreparedQuestion(text[:limit], i18n.translate("ui.truncated_question", language, limit=limit))
     return PreparedQuestion(text)
@@ -102,7 +103,7 @@ def _chunk_words(text: str, size: int = 3) -> list[str]:
 class Orchestrator:
     """Everything a turn needs, built once per process and shared by all sessions."""
 
-    settings: Settings = field(default_factory=get_settings)
+    settings: AssistantSettings = field(default_factory=assistant_settings)
     model: BaseChatModel | None = None
     knowledge_base: KnowledgeSource | None = None
     agent_client: AgentClient | None = None
@@ -113,10 +114,10 @@ class Orchestrator:
     def __post_init__(self) -> None:
         self.system_prompt = self.system_prompt or self.session_system_prompt()
         if not self.model_resolved and self.model is None:
-            self.model = chat_model(self.settings)
+            self.model = chat_model(self.settings.kit)
         self.model_resolved = True
         if self.retry is None:
-            self.retry = RetryPolicy.for_model_calls(self.settings)  # LLM_MAX_RETRIES attempts in all
+            self.retry = RetryPolicy.for_model_calls(self.settings.kit)  # LLM_MAX_RETRIES attempts in all
 
     def session_system_prompt(self) -> str:
         """The seed's session start: `get_enhanced_system_prompt` once, kept with the session and
@@ -128,7 +129,7 @@ class Orchestrator:
         if self.knowledge_base is None:
             from knowledge.retrieval import get_knowledge_base
 
-            self.knowledge_base = get_knowledge_base(self.settings)
+            self.knowledge_base = get_knowledge_base(knowledge_settings().on(self.settings.kit))
         return self.knowledge_base
 
     def agent(self) -> AgentClient:
@@ -140,7 +141,7 @@ class Orchestrator:
 
     @property
     def engine_label(self) -> str:
-        return engine_info(self.settings).label if self.model is None else _model_label(self.model, self.settings)
+        return engine_info(self.settings.kit).label if self.model is None else _model_label(self.model, self.settings.kit)
 
     # --- the turn ------------------------------------------------------------------------
     def process_question(self, question: str, session_mode: str | None, **kwargs: Any) -> AsyncIterator[ChatEvent]:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from relais.settings import Settings, get_settings
+from assistant.settings import AssistantSettings, assistant_settings
 
 BASE_SYSTEM_PROMPT = (
     "You are Relais, the help-center assistant. Answer only from the numbered context passages; "
@@ -28,15 +28,15 @@ ESCALATION_INSTRUCTIONS = (
 )
 
 
-def get_intent_detection_prompt(settings: Settings | None = None) -> str:
+def get_intent_detection_prompt(settings: AssistantSettings | None = None) -> str:
     """`INTENT_DETECTION_PROMPT` when set, else the default."""
-    settings = settings or get_settings()
+    settings = settings or assistant_settings()
     return settings.intent_detection_prompt or DEFAULT_INTENT_DETECTION_PROMPT
 
 
-def get_enhanced_system_prompt(base_prompt: str, settings: Settings | None = None) -> str:
+def get_enhanced_system_prompt(base_prompt: str, settings: AssistantSettings | None = None) -> str:
     """The base system prompt plus escalation instructions when the orchestrator is on."""
-    settings = settings or get_settings()
+    settings = settings or assistant_settings()
     return base_prompt + ESCALATION_INSTRUCTIONS if settings.enable_orchestrator else base_prompt
 
 

@@ -40,10 +40,10 @@ from assistant.agent_errors import (
 )
 from assistant.agent_payloads import interrupt_from
 from assistant.i18n import normalise_language
+from assistant.settings import AssistantSettings, assistant_settings
 from relais import tracing
 from relais.events import AgentEvent, DoneEvent, ErrorEvent, TextChunk, ToolCallEvent
 from relais.retry import RetryPolicy
-from relais.settings import Settings, get_settings
 
 logger = logging.getLogger(__name__)
 
@@ -124,19 +124,17 @@ class ExternalAgentClient:
 
     def __init__(
         self,
-        settings: Settings | None = None,
+        settings: AssistantSettings | None = None,
         *,
         retry: RetryPolicy | None = None,
         max_event_bytes: int | None = None,
         transport: httpx.AsyncBaseTransport | None = None,
     ) -> None:
-        self.settings = settings or get_settings()
+        self.settings = settings or assistant_settings()
         self.base_url = self.settings.external_agent_url.rstrip("/")
         self.endpoint = self.base_url + "/assistant"
         self.retry = retry or default_retry_policy()
-        self.max_event_bytes = max_event_bytes or int(
-            getattr(self.settings, "external_agent_max_event_bytes", DEFAULT_MAX_EVENT_BYTES)
-        )
+        self.max_event_bytes = max_event_bytes or self.settings.external_agent_max_event_bytes
         connect = self.settings.external_agent_connect_timeout_s
         self.timeout = httpx.Timeout(
             connect=connect,
@@ -146,8 +144,8 @@ class ExternalAgentClient:
         )
         self._transport = transport
         self._token = (
-            self.settings.external_agent_token.get_secret_value()
-            if self.settings.external_agent_token is not None
+            self.settings.kit.external_agent_token.get_secret_value()
+            if self.settings.kit.external_agent_token is not None
             else None
         )
         self._headers = {"Accept": ACCEPT, "Cache-Control": "no-store"}

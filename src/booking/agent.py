@@ -10,7 +10,6 @@ its own); in-process it needs one for the interrupt (default: in memory).
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 from langchain.agents import create_agent
@@ -23,10 +22,10 @@ from langgraph.graph.state import CompiledStateGraph
 
 from booking.catalog import ACTIVITY_LABELS, DAY_LABELS
 from booking.engine import OfflineBookingModel
+from booking.settings import BookingSettings, booking_settings
 from booking.store import BookingStore
 from booking.tools import BOOK, CANCEL, make_tools
 from relais.language import detect_language
-from relais.settings import Settings, get_settings
 
 SYSTEM_PROMPT = (
     "You are the booking assistant of a fitness studio. Use `find_classes` to see the timetable, "
@@ -61,9 +60,8 @@ APPROVALS: dict[str, InterruptOnConfig] = {
 }
 
 
-def default_store(settings: Settings | None = None) -> BookingStore:
-    settings = settings or get_settings()
-    return BookingStore(settings.booking_db_path or Path(settings.data_dir) / "bookings.db")
+def default_store(settings: BookingSettings | None = None) -> BookingStore:
+    return BookingStore((settings or booking_settings()).store_path)
 
 
 def build_booking_agent(

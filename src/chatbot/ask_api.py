@@ -17,8 +17,9 @@ from starlette.requests import (
     Request,  # module level: FastAPI resolves the route's annotations here
 )
 
+from assistant.settings import AssistantSettings, assistant_settings
+from chatbot.settings import ChatbotSettings, chatbot_settings
 from relais.events import ErrorEvent, SourcesEvent, TextChunk
-from relais.settings import Settings, get_settings
 
 ASK_ROUTE = "/relais/api/ask"
 
@@ -31,9 +32,9 @@ class AskError(Exception):
         self.message, self.status = message, status
 
 
-def api_token(settings: Settings | None = None, *, create: bool = False) -> str | None:
+def api_token(settings: ChatbotSettings | None = None, *, create: bool = False) -> str | None:
     """The configured token, else the generated one (created by the app with `create`)."""
-    settings = settings or get_settings()
+    settings = settings or chatbot_settings()
     if settings.relais_api_token is not None:
         return settings.relais_api_token.get_secret_value()
     path = settings.data_dir / "api_token"
@@ -47,25 +48,26 @@ def api_token(settings: Settings | None = None, *, create: bool = False) -> str 
 _orchestrators: dict[str, Any] = {}
 
 
-def _orchestrator(settings: Settings) -> Any:
+def _orchestrator(settings: AssistantSettings) -> Any:
     """One orchestrator (and so one chat model) per process and settings, not one per request."""
     from assistant.orchestrator import Orchestrator
 
-    key = settings.model_dump_json()
+    key = settings.model_dump_json() + str(settings.data_dir)
     if key not in _orchestrators:
         _orchestrators[key] = Orchestrator(settings=settings)
     return _orchestrators[key]
 
 
-async def answer_question(question: str, settings: Settings | None = None, served_by: str = "cli") -> dict[str, Any]:
+async def answer_question(question: str, settings: AssistantSettings | None = None,
+                          served_by: str = "cli") -> dict[str, Any]:
     """{"answer", "sources", "engine", "notice", "served_by"} for one question (no hand-off);
     `served_by` says which process answered ("app": the warm one, "cli": a cold run)."""
     from assistant.orchestrator import prepare_question
     from relais.language import detect_language
 
-    settings = (settings or get_settings()).model_copy(update={"enable_orchestrator": False})
+    settings = (settings or assistant_settings()).model_copy(update={"enable_orchestrator": False})
     language = detect_language(question)
-    prepared = prepare_question(question, language, settings)
+    prepared = prepare_question(question, language)
     if not prepared.text:
         raise AskError(prepared.notice or "empty question")
     orchestrator = _orchestrator(settings)
@@ -117,11 +119,11 @@ def register_ask_route() -> None:
     add_route(ASK_ROUTE, ask, ["POST"])
 
 
-def ask_warm(question: str, settings: Settings | None = None, timeout_s: float = 120.0) -> dict[str, Any] | None:
+def ask_warm(question: str, settings: ChatbotSettings | None = None, timeout_s: float = 120.0) -> dict[str, Any] | None:
     """The running app's answer, or None when no app answers on APP_HOST:APP_PORT."""
     import httpx
 
-    settings = settings or get_settings()
+    settings = settings or chatbot_settings()
     token = api_token(settings)
     if not token:
         return None

@@ -19,7 +19,7 @@ import re
 import secrets
 import string
 
-from relais.settings import Settings, get_settings
+from chatbot.settings import ChatbotSettings, chatbot_settings
 
 DEMO_USER, DEMO_PASSWORD = "demo", "relais"
 MIN_PASSWORD_CHARS = 12
@@ -29,9 +29,9 @@ _SALT_CHARS = string.ascii_letters + string.digits
 _DUMMY_HASH = "pbkdf2:sha256:600000$dummysaltdummy$" + "0" * 64
 
 
-def ensure_auth_secret(settings: Settings | None = None) -> None:
+def ensure_auth_secret(settings: ChatbotSettings | None = None) -> None:
     """Export CHAINLIT_AUTH_SECRET for Chainlit, generating and storing one if needed."""
-    settings = settings or get_settings()
+    settings = settings or chatbot_settings()
     if os.environ.get("CHAINLIT_AUTH_SECRET"):
         return
     if settings.chainlit_auth_secret is not None:
@@ -77,9 +77,9 @@ def verify_password(stored: str, password: str) -> bool:
     return hmac.compare_digest(candidate, match["digest"])
 
 
-def check_password(username: str, password: str, settings: Settings | None = None) -> bool:
+def check_password(username: str, password: str, settings: ChatbotSettings | None = None) -> bool:
     """Constant-time check against `RELAIS_USERS` (hashes are slow on purpose: run off the loop)."""
-    settings = settings or get_settings()
+    settings = settings or chatbot_settings()
     expected = settings.users.get(username)
     if expected is None:
         uses_hashes = any(is_hashed(p) for p in settings.users.values())
@@ -100,12 +100,12 @@ def is_loopback(host: str) -> bool:
         return False  # a name or 0.0.0.0 / :: (every interface): reachable from the network
 
 
-def shares_database(settings: Settings) -> bool:
+def shares_database(settings: ChatbotSettings) -> bool:
     """The chat database is a server other machines (and instances) use, not a local file."""
-    return bool(settings.database_url) and not settings.chainlit_db_url.startswith("sqlite")
+    return bool(settings.kit.database_url) and not settings.kit.chainlit_db_url.startswith("sqlite")
 
 
-def weak_credentials(settings: Settings) -> list[str]:
+def weak_credentials(settings: ChatbotSettings) -> list[str]:
     """Why `RELAIS_USERS` is unfit for a network: the demo account, short plain passwords."""
     problems = []
     for user, stored in settings.users.items():
@@ -120,7 +120,7 @@ def weak_credentials(settings: Settings) -> list[str]:
     return problems
 
 
-def network_exposure(settings: Settings, host: str) -> str | None:
+def network_exposure(settings: ChatbotSettings, host: str) -> str | None:
     """Why this start is exposed beyond this machine, or None for a loopback, local-file start."""
     if not is_loopback(host):
         return f"the app listens on {host}"
@@ -136,7 +136,7 @@ USERS_HINT = (
 )
 
 
-def exposure_problem(settings: Settings, host: str) -> str | None:
+def exposure_problem(settings: ChatbotSettings, host: str) -> str | None:
     """The reason this start must be refused (weak credentials reachable beyond this machine), or None."""
     exposure = network_exposure(settings, host)
     weak = weak_credentials(settings) if exposure else []

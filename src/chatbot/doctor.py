@@ -23,7 +23,10 @@ from typing import Literal
 
 import httpx
 
+from assistant.settings import AssistantSettings, assistant_settings
 from chatbot.auth import exposure_problem, shares_database, weak_credentials
+from chatbot.settings import ChatbotSettings
+from knowledge.settings import KnowledgeSettings, knowledge_settings
 from relais.settings import Settings
 
 logger = logging.getLogger(__name__)
@@ -142,7 +145,7 @@ def check_checkpointer(settings: Settings) -> Check:
     return Check("checkpointer", "ok", f"SQLite {path}: tables {', '.join(known) or 'created at first use'}", fatal=True)
 
 
-def check_chroma(settings: Settings, open_store: bool = True) -> Check:
+def check_chroma(settings: KnowledgeSettings, open_store: bool = True) -> Check:
     """The knowledge base's store and the encoder recorded in its collection."""
     if settings.chroma_host:
         where = f"server {settings.chroma_host}:{settings.chroma_port}"
@@ -183,15 +186,15 @@ def _encoder_files(name: str) -> list[Path]:
     return [root / "config.json", root / "model.safetensors", root / "tokenizer.json"]
 
 
-def check_encoder(settings: Settings, load: bool = True, recorded: str | None = None) -> Check:
+def check_encoder(settings: KnowledgeSettings, load: bool = True, recorded: str | None = None) -> Check:
     """The encoder the knowledge base needs, loadable offline. Without `load`, its files only
     (the app's start: the warm start loads it once; a process that already loaded it is reused)."""
-    from relais.embeddings import AUTO, DEFAULT_MODEL
+    from relais.embeddings import DEFAULT_MODEL
 
-    name = settings.relais_embedding_model
+    chosen = settings.chosen_encoder
+    name = chosen or recorded or DEFAULT_MODEL  # auto: the collection's recorded choice
     candidates = [name]
-    if name == AUTO:  # the collection's recorded choice; unknown at start: either may be needed
-        name = recorded or DEFAULT_MODEL
+    if chosen is None:  # unknown at start: either may be needed
         candidates = [name] if recorded or load else [DEFAULT_MODEL, "use-multilingual"]
     missing = [str(p) for candidate in candidates for p in _encoder_files(candidate) if not p.is_file()]
     hint = "reinstall the project (`bash scripts/install.sh`): encoders ship inside their packages"
@@ -212,7 +215,7 @@ def check_encoder(settings: Settings, load: bool = True, recorded: str | None = 
                  f"{len(vector)} dimensions", fatal=True)
 
 
-def check_external_agent(settings: Settings) -> Check:
+def check_external_agent(settings: AssistantSettings) -> Check:
     if not settings.enable_orchestrator:
         return Check("external agent", "ok", "not used (ENABLE_ORCHESTRATOR=false)")
     base = settings.external_agent_url.rstrip("/")
@@ -222,7 +225,7 @@ def check_external_agent(settings: Settings) -> Check:
     except httpx.HTTPError as exc:
         return Check("external agent", "fail", f"{base}/health: {type(exc).__name__} {_first_line(exc)}",
                      "start the agent (`relais agent serve`) or fix EXTERNAL_AGENT_URL")
-    token = settings.external_agent_token.get_secret_value() if settings.external_agent_token else None
+    token = settings.kit.external_agent_token.get_secret_value() if settings.kit.external_agent_token else None
     headers = {"Authorization": f"Bearer {token}"} if token else {}
     try:
         probe = httpx.get(f"{base}/threads/{PROBE_THREAD}/pending", params={"user_id": "relais-doctor"},
@@ -258,7 +261,7 @@ def check_model(settings: Settings) -> Check:
     return Check("model", "ok", f"{info.model} (provider package installed; its API key is read from the environment)")
 
 
-def check_auth_secret(settings: Settings) -> Check:
+def check_auth_secret(settings: ChatbotSettings) -> Check:
     if settings.chainlit_auth_secret is not None:
         weak = len(settings.chainlit_auth_secret.get_secret_value()) < 32
         return Check("auth secret", "warn" if weak else "ok",
@@ -274,7 +277,7 @@ def check_auth_secret(settings: Settings) -> Check:
                  else f"generated at first start into {stored}", fatal=True)
 
 
-def check_credentials(settings: Settings, host: str) -> Check:
+def check_credentials(settings: ChatbotSettings, host: str) -> Check:
     problem = exposure_problem(settings, host)
     if problem:
         return Check("credentials", "fail", problem.split(": set RELAIS_USERS")[0],
@@ -293,17 +296,19 @@ def _first_line(exc: BaseException) -> str:
 
 
 # --- running them -------------------------------------------------------------------------------
-def run_checks(settings: Settings, host: str | None = None, at_start: bool = False) -> list[Check]:
+def run_checks(settings: ChatbotSettings, host: str | None = None, at_start: bool = False) -> list[Check]:
     """Every check, in order. `at_start`: the quick form the app runs (no store opening, no encoder
     load, no agent calls: the agent may start after the app, and the app reports it per turn)."""
     host = host or listen_host()
+    kit = settings.kit
+    knowledge = knowledge_settings().on(kit)
     steps: list[tuple[str, Callable[[], Check]]] = [
-        ("data folder", lambda: check_data_folder(settings)),
+        ("data folder", lambda: check_data_folder(kit)),
         ("credentials", lambda: check_credentials(settings, host)),
         ("auth secret", lambda: check_auth_secret(settings)),
-        ("chat database", lambda: check_chat_database(settings)),
-        ("checkpointer", lambda: check_checkpointer(settings)),
-        ("chroma", lambda: check_chroma(settings, open_store=not at_start)),
+        ("chat database", lambda: check_chat_database(kit)),
+        ("checkpointer", lambda: check_checkpointer(kit)),
+        ("chroma", lambda: check_chroma(knowledge, open_store=not at_start)),
     ]
     checks: list[Check] = []
     for name, step in steps:
@@ -313,10 +318,10 @@ def run_checks(settings: Settings, host: str | None = None, at_start: bool = Fal
     if "encoder " in chroma.detail:
         recorded = chroma.detail.rsplit("encoder ", 1)[1].strip()
         recorded = None if recorded == "not recorded" else recorded
-    checks.append(_guarded("encoder", lambda: check_encoder(settings, load=not at_start, recorded=recorded)))
+    checks.append(_guarded("encoder", lambda: check_encoder(knowledge, load=not at_start, recorded=recorded)))
     if not at_start:
-        checks.append(_guarded("external agent", lambda: check_external_agent(settings)))
-    checks.append(_guarded("model", lambda: check_model(settings)))
+        checks.append(_guarded("external agent", lambda: check_external_agent(assistant_settings().on(kit))))
+    checks.append(_guarded("model", lambda: check_model(kit)))
     return checks
 
 
@@ -328,7 +333,7 @@ def _guarded(name: str, step: Callable[[], Check]) -> Check:
                      "report this with the output of `relais doctor`")
 
 
-def startup_checks(settings: Settings, host: str | None = None) -> None:
+def startup_checks(settings: ChatbotSettings, host: str | None = None) -> None:
     """The app's start: log every quick check; refuse to start (exit 2) on a fatal failure."""
     checks = run_checks(settings, host, at_start=True)
     for check in checks:
@@ -340,7 +345,7 @@ def startup_checks(settings: Settings, host: str | None = None) -> None:
         raise SystemExit(2)
 
 
-def refuse_unsafe_start(settings: Settings, host: str | None = None) -> None:
+def refuse_unsafe_start(settings: ChatbotSettings, host: str | None = None) -> None:
     """Stop the process with a clear message when starting would be unsafe (the quick checks)."""
     startup_checks(settings, host)
 

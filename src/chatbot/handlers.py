@@ -11,7 +11,9 @@ import chainlit as cl
 
 from assistant import i18n
 from assistant.input_guard import is_blank
+from assistant.settings import assistant_settings
 from chatbot.auth import ensure_auth_secret
+from chatbot.settings import chatbot_settings
 from chatbot.ui.pending import begin_turn, clicked_interrupt_id, live_interrupt_id, refusals
 from chatbot.ui.tabs import (
     STALE_CLICK_NOTE,
@@ -45,8 +47,8 @@ def startup() -> None:
     from chatbot.chainlit_fixes.feedback_owner import register_feedback_routes
     from chatbot.doctor import refuse_unsafe_start
 
-    settings = get_settings()
-    configure_logging(settings.relais_log_level, secret_values())
+    settings = chatbot_settings()
+    configure_logging(settings.kit.relais_log_level, secret_values())
     ensure_auth_secret(settings)
     edge.trust_proxies(settings)
     edge.install(app)
@@ -77,7 +79,7 @@ def startup() -> None:
     register_feedback_routes()  # thumbs on one's own answers only
     from relais.tracing import setup_tracing
 
-    setup_tracing("relais-chatbot", settings)  # only with OTEL_EXPORTER_OTLP_ENDPOINT
+    setup_tracing("relais-chatbot", settings.kit)  # only with OTEL_EXPORTER_OTLP_ENDPOINT
 
 
 async def shutdown() -> None:
@@ -104,7 +106,7 @@ async def authenticate(username: str, password: str) -> cl.User | None:
     """Password login, limited per username and client address in the shared chat database."""
     from chatbot.login import guard_for, login
 
-    settings = get_settings()
+    settings = chatbot_settings()
     if await login(username, password, guard_for(data_layer().engine, settings), settings):
         return cl.User(identifier=username, metadata={"provider": "password"})
     return None
@@ -114,7 +116,7 @@ def chat_profiles(language: str | None) -> list[cl.ChatProfile]:
     """Names, icons, welcomes and starters per profile, in the user's language (profiles/catalog.py)."""
     from chatbot.profiles import catalog
 
-    return catalog.chat_profiles(language, get_settings())
+    return catalog.chat_profiles(language, assistant_settings())
 
 
 def starters(language: str | None) -> list[cl.Starter]:

@@ -15,14 +15,14 @@ from typing import Any
 from chatbot.auth import check_password
 from chatbot.chainlit_fixes.edge import client_address, replace_response
 from chatbot.login_guard import LoginGuard, Refusal
-from relais.settings import Settings
+from chatbot.settings import ChatbotSettings
 
 logger = logging.getLogger(__name__)
 
 _guards: dict[int, LoginGuard] = {}
 
 
-def guard_for(engine: Any, settings: Settings) -> LoginGuard:
+def guard_for(engine: Any, settings: ChatbotSettings) -> LoginGuard:
     """One guard per database engine (the data layer's: the shared chat database)."""
     guard = _guards.get(id(engine))
     if guard is None:
@@ -37,7 +37,7 @@ def refuse(refusal: Refusal) -> bool:
     return False
 
 
-async def login(username: str, password: str, guard: LoginGuard, settings: Settings) -> bool:
+async def login(username: str, password: str, guard: LoginGuard, settings: ChatbotSettings) -> bool:
     """True for the right password; False for a wrong one or a refused attempt (then HTTP 429)."""
     address = client_address()
     known = username in settings.users

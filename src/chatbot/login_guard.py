@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
-from relais.settings import Settings
+from chatbot.settings import ChatbotSettings
 
 logger = logging.getLogger(__name__)
 
@@ -66,7 +66,7 @@ async def create_table(engine: AsyncEngine, ddl: str) -> None:
 class LoginGuard:
     """Counts attempts in the `login_guard` table of `engine` (shared by every instance)."""
 
-    def __init__(self, engine: AsyncEngine, settings: Settings, clock: Callable[[], float] = time.time) -> None:
+    def __init__(self, engine: AsyncEngine, settings: ChatbotSettings, clock: Callable[[], float] = time.time) -> None:
         self.engine, self.clock = engine, clock
         self.window = settings.relais_login_lock_minutes * 60
         self.backoff = settings.relais_login_backoff_s

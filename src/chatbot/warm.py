@@ -16,17 +16,20 @@ import logging
 import threading
 from typing import Any
 
-from relais.settings import Settings
+from assistant.settings import assistant_settings
+from chatbot.settings import ChatbotSettings
+from knowledge.settings import knowledge_settings
 
 logger = logging.getLogger(__name__)
 
 READY_ROUTE = "/relais/ready"
 
 
-def _warm(settings: Settings, status: dict[str, Any]) -> None:
+def _warm(settings: ChatbotSettings, status: dict[str, Any]) -> None:
     from knowledge.warmup import STEPS, warm_up
 
-    status["steps"] = STEPS + (1 if settings.enable_orchestrator else 0)
+    assistant = assistant_settings()
+    status["steps"] = STEPS + (1 if assistant.enable_orchestrator else 0)
     started: list[str] = []
 
     def on_step(description: str) -> None:
@@ -35,29 +38,29 @@ def _warm(settings: Settings, status: dict[str, Any]) -> None:
         status["step"] = description
         logger.info("warm-up: %s", description)
 
-    seconds = warm_up(settings, on_step)
-    if settings.enable_orchestrator:
+    seconds = warm_up(knowledge_settings().on(settings.kit), on_step)
+    if assistant.enable_orchestrator:
         from assistant.offline_intent import get_offline_classifier
         from relais.models import is_offline
 
         on_step("loading the intent classifier")
-        if is_offline(settings):
-            get_offline_classifier(settings).classify("warm-up")
+        if is_offline(settings.kit):
+            get_offline_classifier(assistant).classify("warm-up")
     logger.info("app warm in %.1f s", seconds)
 
 
-def _prefill(settings: Settings) -> None:
+def _prefill(settings: ChatbotSettings) -> None:
     """The composer's sentence vectors, after ready (see the module's docstring)."""
     from knowledge.retrieval import get_knowledge_base
     from knowledge.unit_cache import prefill_once
 
     try:
-        prefill_once(get_knowledge_base(settings), settings.data_dir / "embeddings")
+        prefill_once(get_knowledge_base(knowledge_settings().on(settings.kit)), settings.data_dir / "embeddings")
     except Exception as exc:  # noqa: BLE001 - a cache: questions encode what they need anyway
         logger.warning("background prefill of the composer's sentences stopped (%s)", type(exc).__name__)
 
 
-def start_warm_start(settings: Settings) -> None:
+def start_warm_start(settings: ChatbotSettings) -> None:
     """Register the readiness route and start warming (or mark ready when warm start is off)."""
     from fastapi.responses import JSONResponse
 

@@ -17,6 +17,11 @@ from enum import Enum
 
 import typer
 
+from assistant.settings import assistant_settings
+from booking.settings import booking_settings
+from chatbot.settings import chatbot_settings
+from cli.settings import cli_settings
+from coach.settings import coach_settings
 from relais.settings import Settings, get_settings, secret_values
 
 agent_app = typer.Typer(help="The agents served as the orchestrator's external agent.", no_args_is_help=True)
@@ -49,7 +54,7 @@ async def open_booking(settings: Settings) -> AsyncIterator[object]:
 
     model = chat_model(settings, temperature=0)
     async with open_checkpointer(None, settings) as saver:
-        graph = build_booking_agent(model, saver, store=default_store(settings))
+        graph = build_booking_agent(model, saver, store=default_store(booking_settings().on(settings)))
         yield AgentGraphRunner(graph, engine=engine_info(settings).label if model is not None else "offline")
 
 
@@ -91,11 +96,12 @@ def serve_command(
     from relais.logging import configure_logging
 
     settings = get_settings()
-    configure_logging(settings.relais_log_level, secret_values(settings))
+    # the app's secrets too: the environment (and .env) the service runs in may hold them
+    configure_logging(settings.relais_log_level, secret_values(settings, chatbot_settings(), assistant_settings()))
     uvicorn.run(
-        create_app(lambda: open_agents(settings, agent), settings=settings),
-        host=host or settings.agent_host,
-        port=port or settings.agent_port,
+        create_app(lambda: open_agents(settings, agent), settings=coach_settings().on(settings)),
+        host=host or cli_settings().agent_host,
+        port=port or cli_settings().agent_port,
         log_level=settings.relais_log_level.lower(),
     )
 

@@ -87,12 +87,12 @@ def eval_answers_command(
 ) -> None:
     """Fact recall, fragments and "not found" rates of the answers on a question set (one process):
     the offline composer's, or the configured model's, given the same context as in the app."""
+    from assistant.settings import assistant_settings
     from knowledge.cli import run_answer_eval
     from relais.models import chat_model
-    from relais.settings import get_settings
 
-    settings = get_settings().model_copy(update={"enable_orchestrator": False})  # answers, no hand-off
-    model = chat_model(settings)
+    settings = assistant_settings().model_copy(update={"enable_orchestrator": False})  # answers, no hand-off
+    model = chat_model(settings.kit)
     if model is None:
         from knowledge.answer_eval import offline_answerer
 

@@ -12,7 +12,10 @@ from pathlib import Path
 
 import httpx
 
-from relais.settings import Settings, get_settings
+from assistant.settings import assistant_settings
+from chatbot.settings import chatbot_settings
+from cli.settings import CliSettings, cli_settings
+from knowledge.settings import KnowledgeSettings, knowledge_settings
 
 APP_FILE = Path(__file__).resolve().parents[1] / "chatbot" / "app.py"
 
@@ -26,17 +29,22 @@ def _env_file_sets(key: str) -> bool:
     return any(line.split("=", 1)[0].strip() == key for line in env_file.read_text().splitlines() if "=" in line)
 
 
-def demo_environment(settings: Settings) -> dict[str, str]:
+def demo_turns_orchestrator_on() -> bool:
+    """The demo turns ENABLE_ORCHESTRATOR on unless the user's environment or .env chose."""
+    return not _env_file_sets("ENABLE_ORCHESTRATOR")
+
+
+def demo_environment(settings: CliSettings) -> dict[str, str]:
     """The full demo unless the user's environment or .env already chose."""
     env = dict(os.environ)
-    if not _env_file_sets("ENABLE_ORCHESTRATOR"):
+    if demo_turns_orchestrator_on():
         env["ENABLE_ORCHESTRATOR"] = "true"
     if not _env_file_sets("EXTERNAL_AGENT_URL"):
         env["EXTERNAL_AGENT_URL"] = f"http://{settings.agent_host}:{settings.agent_port}"
     return env
 
 
-def ensure_indexed(settings: Settings) -> None:
+def ensure_indexed(settings: KnowledgeSettings) -> None:
     from knowledge.ingest import ingest_folder
 
     print("[relais] indexing the knowledge base (unchanged files are skipped)", flush=True)
@@ -94,24 +102,24 @@ def _stop_on_sigterm(*_: object) -> None:
 
 def launch(host: str | None, port: int | None, demo: bool, headless: bool) -> int:
     signal.signal(signal.SIGTERM, _stop_on_sigterm)
-    settings = get_settings()
+    settings, cli = chatbot_settings(), cli_settings()
     from chatbot.auth import ensure_auth_secret
     from chatbot.doctor import refuse_unsafe_start
 
     app_host, app_port = host or settings.app_host, port or settings.app_port
     refuse_unsafe_start(settings, app_host)
     ensure_auth_secret(settings)
-    ensure_indexed(settings)
-    env = demo_environment(settings) if demo else dict(os.environ)
+    ensure_indexed(knowledge_settings())
+    env = demo_environment(cli) if demo else dict(os.environ)
     env["CHAINLIT_AUTH_SECRET"] = os.environ["CHAINLIT_AUTH_SECRET"]
     procs: list[subprocess.Popen] = []
     relais = [sys.executable, "-m", "cli.app"]
-    start_agent = settings.enable_orchestrator or env.get("ENABLE_ORCHESTRATOR") == "true"  # the demo's default
+    start_agent = assistant_settings().enable_orchestrator or (demo and demo_turns_orchestrator_on())
     try:
         if start_agent:
             agent = subprocess.Popen([*relais, "agent", "serve"], env=env)
             procs.append(agent)
-            if not _wait_healthy(f"http://{settings.agent_host}:{settings.agent_port}/health", agent,
+            if not _wait_healthy(f"http://{cli.agent_host}:{cli.agent_port}/health", agent,
                                  what="starting the agent service (booking + coach)"):
                 print("[relais] the agent service did not start", file=sys.stderr)
                 return 1

@@ -23,9 +23,9 @@ def doctor_command(
 ) -> None:
     """Check what a deployment depends on; one line per check with a fix. Exit 1 if any fails."""
     from chatbot.doctor import report, run_checks
-    from relais.settings import get_settings
+    from chatbot.settings import chatbot_settings
 
-    settings = get_settings()
+    settings = chatbot_settings()
     checks = run_checks(settings, host or settings.app_host, at_start=quick)
     typer.echo(report(checks, as_json))
     raise typer.Exit(1 if any(c.status == "fail" for c in checks) else 0)

@@ -39,6 +39,7 @@ from coach.folding import FOLD_KEY, fold, fold_rest, summary_end
 from coach.graph import HUMAN, build_coach_graph
 from coach.human import human_message
 from coach.language import detect_language
+from coach.settings import coach_settings
 from coach.state import AGENTS
 from handoff_audit.builders import owner_id
 from handoff_audit.langgraph_adapter import GraphTurnAudit
@@ -434,7 +435,7 @@ class CoachRunner:
                 self.receipts,
                 after,
                 owner=owner_id(user_id),
-                ttl_s=get_settings().coach_interrupt_ttl_s,
+                ttl_s=coach_settings().coach_interrupt_ttl_s,
             )
         except Exception as exc:  # noqa: BLE001
             log.warning("coach receipts not recorded: %s", type(exc).__name__)

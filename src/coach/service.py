@@ -43,9 +43,9 @@ from starlette.routing import Route
 
 from coach.runner import CoachRunner
 from coach.security import RateLimiter, bearer_ok, origin_allowed, parse_origins
+from coach.settings import CoachSettings, coach_settings
 from relais import tracing
 from relais.events import AgentEvent, ErrorEvent, InterruptEvent, TextChunk, ToolCallEvent
-from relais.settings import Settings, get_settings
 from relais.turns import StaleInterrupt, TurnRunner
 
 log = logging.getLogger(__name__)
@@ -170,13 +170,13 @@ def _wants_json(request: Request) -> bool:
 
 
 def create_app(
-    runner_factory: RunnerFactory | None = None, settings: Settings | None = None
+    runner_factory: RunnerFactory | None = None, settings: CoachSettings | None = None
 ) -> Starlette:
     """The agent service. `runner_factory()` returns an async context manager of a `TurnRunner`: the
     coach's runner by default, any agent's, or a router between several (`relais agent serve`)."""
-    settings = settings or get_settings()
-    tracing.setup_tracing("relais-coach", settings)  # only with OTEL_EXPORTER_OTLP_ENDPOINT
-    factory: RunnerFactory = runner_factory or (lambda: CoachRunner.open(settings=settings))
+    settings = settings or coach_settings()
+    tracing.setup_tracing("relais-coach", settings.kit)  # only with OTEL_EXPORTER_OTLP_ENDPOINT
+    factory: RunnerFactory = runner_factory or (lambda: CoachRunner.open(settings=settings.kit))
     endpoints = AgentEndpoints(settings)
     app = Starlette(
         routes=[
@@ -221,9 +221,9 @@ def _cors(origins: set[str]) -> list[Middleware]:
 class AgentEndpoints:
     """The service's endpoints and the checks they share, configured once from the settings."""
 
-    def __init__(self, settings: Settings) -> None:
+    def __init__(self, settings: CoachSettings) -> None:
         self.origins = parse_origins(settings.agent_allowed_origins)
-        secret = settings.external_agent_token
+        secret = settings.kit.external_agent_token
         self.token = secret.get_secret_value() if secret else None
         self.limiter = RateLimiter(settings.agent_rate_limit_per_minute)
         self.max_chars = settings.agent_max_message_chars

@@ -52,11 +52,11 @@ def kb_update_command(
     from kb_update.graph import EngineConfig
     from kb_update.price_job import PriceChangeJob
     from kb_update.runner import KbUpdateRun, checkpoint_path, sqlite_checkpointer
+    from knowledge.settings import knowledge_settings
     from relais.models import engine_info
-    from relais.settings import get_settings
 
     console = Console(stderr=json_output)
-    settings = get_settings()
+    settings = knowledge_settings()
     kb_dir = Path(kb or settings.relais_kb_dir).expanduser().resolve()
     if not kb_dir.is_dir():
         console.print(f"[red]Knowledge-base folder {kb_dir} not found.[/red] Pass --kb DIR or set RELAIS_KB_DIR.")
@@ -67,7 +67,7 @@ def kb_update_command(
         console.print(f"[yellow]{escape(warning)}[/yellow]")
     parts = components_for(job, settings, reingest=not no_reingest)
     offline = parts.engine == "offline"
-    console.print(f"[bold]{job.summary()}[/bold]  KB: {kb_dir}  engine: {engine_info(settings).label}"
+    console.print(f"[bold]{job.summary()}[/bold]  KB: {kb_dir}  engine: {engine_info(settings.kit).label}"
                   + ("  (offline: rules, deterministic worker, code judge stand-in)" if offline else ""))
     config = EngineConfig(max_attempts=max_attempts, wave_size=wave_size, recursion_limit=recursion_limit)
     with sqlite_checkpointer(checkpoint_path(settings)) as saver:

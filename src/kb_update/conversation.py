@@ -40,6 +40,7 @@ from kb_update.runner import (
     sqlite_checkpointer,
 )
 from kb_update.wording import t
+from knowledge.settings import KnowledgeSettings, knowledge_settings
 from relais.events import (
     AnsweredEvent,
     ChatEvent,
@@ -49,7 +50,6 @@ from relais.events import (
     StaleChoiceEvent,
     StepEvent,
 )
-from relais.settings import get_settings
 
 PROMPT_KIND = "kb_update"  # the kind of every question this conversation asks
 LOG_STEP, PUBLISH_STEP = "work-log", "publish"  # the keys of its two steps
@@ -58,10 +58,10 @@ LOG_STEP, PUBLISH_STEP = "work-log", "publish"  # the keys of its two steps
 class KbUpdateConversation:
     """One chat thread's knowledge updates, read from and resumed through the checkpoint."""
 
-    def __init__(self, thread_id: str, language: str = "en", settings: Any = None,
+    def __init__(self, thread_id: str, language: str = "en", settings: KnowledgeSettings | None = None,
                  components: Callable[[Any], Any] | None = None, config: Any = None) -> None:
         self.thread_id, self.language = thread_id, wording.lang_of(language)
-        self.settings = settings or get_settings()
+        self.settings = settings or knowledge_settings()
         self.components = components
         self.config = config
         self._indexed = False  # the publish step was closed by the search index being refreshed

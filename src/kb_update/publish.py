@@ -16,6 +16,7 @@ from typing import Any
 
 from kb_update.articles import read_article, sha256_text, write_atomically
 from kb_update.types import Unit, UnitState
+from knowledge.settings import KnowledgeSettings
 
 log = logging.getLogger(__name__)
 
@@ -99,7 +100,7 @@ def publish_texts(kb_dir: Path, writes: dict[str, dict[str, str]], left: list[st
     return report
 
 
-def knowledge_reingest(settings: Any = None) -> Reingest:
+def knowledge_reingest(settings: KnowledgeSettings | None = None) -> Reingest:
     """The default hook: incremental re-ingest of exactly the written files (knowledge package)."""
 
     def run(kb_dir: Path, paths: list[Path]) -> dict[str, Any]:

@@ -29,9 +29,9 @@ import numpy as np
 from knowledge.calibration import REFERENCE_SENTENCES, baseline_similarity
 from knowledge.chunking import Chunk
 from knowledge.embedding_cache import embed_texts
+from knowledge.settings import KnowledgeSettings
 from knowledge.store import ChromaStore, StoredHit, open_store
 from relais.embeddings import Embedder, get_embedder
-from relais.settings import Settings
 
 MULTILINGUAL = "use-multilingual"
 # The languages each packaged encoder reads; a question in another one goes to the cross index.
@@ -48,7 +48,7 @@ SAME_LANGUAGE_MARGIN_SCALE = 0.8
 DOCUMENT_LANGUAGE_SHARE = 0.2  # a language counts as "the documents' language" above this share
 
 
-def query_languages(settings: Settings) -> set[str]:
+def query_languages(settings: KnowledgeSettings) -> set[str]:
     return {lang.strip().lower() for lang in settings.relais_query_languages.split(",") if lang.strip()}
 
 
@@ -65,7 +65,7 @@ def cosine_scale(encoder: str) -> float:
     return SAME_LANGUAGE_MARGIN_SCALE if encoder == MULTILINGUAL else 1.0
 
 
-def needs_cross_index(settings: Settings, encoder: str, documents: set[str] | None = None) -> bool:
+def needs_cross_index(settings: KnowledgeSettings, encoder: str, documents: set[str] | None = None) -> bool:
     """True when some expected question language is one `encoder` does not read, whether or
     not some documents are written in it (`documents` is accepted for callers that pass it):
     the twin serves questions on articles in another language and, in a bilingual knowledge
@@ -82,7 +82,7 @@ def document_languages(centroids: dict[str, dict[str, Any]]) -> set[str]:
 class CrossLanguageIndex:
     """The multilingual twin of the knowledge-base collection: same ids, same metadata."""
 
-    def __init__(self, settings: Settings, client: Any = None, embedder: Embedder | None = None) -> None:
+    def __init__(self, settings: KnowledgeSettings, client: Any = None, embedder: Embedder | None = None) -> None:
         self.embedder = embedder or get_embedder(MULTILINGUAL)
         self.store: ChromaStore = open_store(settings, self.embedder.name, self.embedder.dim,
                                              name=f"{settings.relais_collection}_xl", client=client)

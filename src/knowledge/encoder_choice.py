@@ -17,9 +17,9 @@ from collections import Counter
 from collections.abc import Iterable
 from typing import Any
 
+from knowledge.settings import KnowledgeSettings
 from knowledge.store import chroma_client
-from relais.embeddings import AUTO, DEFAULT_MODEL
-from relais.settings import Settings
+from relais.embeddings import DEFAULT_MODEL
 
 MULTILINGUAL = "use-multilingual"
 NON_ENGLISH_SHARE = 0.5  # above this share of non-English chunks, the multilingual encoder
@@ -34,7 +34,7 @@ def choose_for_languages(languages: Iterable[str]) -> str:
     return DEFAULT_MODEL
 
 
-def indexed_model(settings: Settings, client: Any = None) -> str | None:
+def indexed_model(settings: KnowledgeSettings, client: Any = None) -> str | None:
     """The encoder the existing collection was built with, if there is one."""
     try:
         collection = (client or chroma_client(settings)).get_collection(settings.relais_collection)
@@ -44,8 +44,11 @@ def indexed_model(settings: Settings, client: Any = None) -> str | None:
     return str(name) if name else None
 
 
-def resolve_model(settings: Settings, client: Any = None) -> str:
+def resolve_model(settings: KnowledgeSettings, client: Any = None) -> str:
     """The encoder to open the knowledge base with: the setting, or for `auto` the recorded choice."""
-    if settings.relais_embedding_model != AUTO:
-        return settings.relais_embedding_model
-    return indexed_model(settings, client) or DEFAULT_MODEL
+    return settings.chosen_encoder or indexed_model(settings, client) or DEFAULT_MODEL
+
+
+def configured_model(settings: KnowledgeSettings) -> str:
+    """The encoder before any document is known: the setting, or for `auto` the default one."""
+    return settings.chosen_encoder or DEFAULT_MODEL

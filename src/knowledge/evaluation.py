@@ -29,9 +29,9 @@ from knowledge.ingest import chunk_metadata, write_chunks
 from knowledge.language import detect_language
 from knowledge.loaders import Document
 from knowledge.retrieval import MODES, KnowledgeBase, RetrievalConfig
+from knowledge.settings import KnowledgeSettings, knowledge_settings
 from knowledge.store import open_store
-from relais.embeddings import AUTO, Embedder, get_embedder
-from relais.settings import Settings, get_settings
+from relais.embeddings import Embedder, get_embedder
 
 INDEX_VERSION = "1"
 DEPTH = 100  # documents retrieved per query (Recall@100)
@@ -67,21 +67,21 @@ def compute_metrics(qrels: dict[str, dict[str, int]], run: dict[str, dict[str, f
     return {name: total / count for name, total in totals.items()}
 
 
-def _index_key(dataset: BeirDataset, embedder: Embedder, settings: Settings) -> str:
+def _index_key(dataset: BeirDataset, embedder: Embedder, settings: KnowledgeSettings) -> str:
     raw = f"{INDEX_VERSION}|{dataset.corpus_sha256}|{embedder.name}|{embedder.dim}|" \
           f"{settings.chunk_size}|{settings.chunk_overlap}"
     return hashlib.sha256(raw.encode()).hexdigest()[:16]
 
 
-def dataset_model(dataset: BeirDataset, settings: Settings) -> str:
+def dataset_model(dataset: BeirDataset, settings: KnowledgeSettings) -> str:
     """The encoder ingest would pick for this corpus (`RELAIS_EMBEDDING_MODEL=auto`), or the setting."""
-    if settings.relais_embedding_model != AUTO:
-        return settings.relais_embedding_model
+    if settings.chosen_encoder:
+        return settings.chosen_encoder
     sample = list(dataset.corpus.values())[:500]
     return choose_for_languages(detect_language(f"{title}. {text[:400]}") for title, text in sample)
 
 
-def corpus_chunks(dataset: BeirDataset, settings: Settings) -> list[Chunk]:
+def corpus_chunks(dataset: BeirDataset, settings: KnowledgeSettings) -> list[Chunk]:
     """Every document of the corpus cut by the ingest chunker (source = document id)."""
     chunks: list[Chunk] = []
     for doc_id, (title, text) in dataset.corpus.items():
@@ -93,16 +93,16 @@ def corpus_chunks(dataset: BeirDataset, settings: Settings) -> list[Chunk]:
     return chunks
 
 
-def open_eval_index(dataset: BeirDataset, settings: Settings | None = None, *, embedder: Embedder | None = None,
+def open_eval_index(dataset: BeirDataset, settings: KnowledgeSettings | None = None, *, embedder: Embedder | None = None,
                     config: RetrievalConfig | None = None, cache_dir: Path | None = None,
                     show_progress: bool = False) -> tuple[KnowledgeBase, bool]:
     """A KnowledgeBase over the dataset's own collection; True when it was already built."""
-    settings = settings or get_settings()
+    settings = settings or knowledge_settings()
     embedder = embedder or get_embedder(dataset_model(dataset, settings))
     root = Path(cache_dir) if cache_dir else settings.data_dir
     index_dir = root / "eval" / f"{dataset.folder.name}-{_index_key(dataset, embedder, settings)}"
-    eval_settings = settings.model_copy(update={"relais_data_dir": index_dir, "chroma_host": None,
-                                                "relais_collection": "beir"})
+    eval_settings = settings.model_copy(update={"chroma_host": None, "relais_collection": "beir"}).on(
+        settings.kit.model_copy(update={"relais_data_dir": index_dir}))
     store = open_store(eval_settings, embedder.name, embedder.dim, path=index_dir / "chroma")
     marker = index_dir / "complete.json"
     cached = False
@@ -136,12 +136,12 @@ def run_queries(kb: KnowledgeBase, dataset: BeirDataset, mode: str, depth: int =
 
 
 def evaluate_retrieval(dataset_dir: Path, qrels: str | Path = "qrels/test.tsv", mode: str | None = None, *,
-                       settings: Settings | None = None, embedder_name: str | None = None,
+                       settings: KnowledgeSettings | None = None, embedder_name: str | None = None,
                        config: RetrievalConfig | None = None, cache_dir: Path | None = None,
                        show_progress: bool = False) -> RetrievalScores:
     """Index (or reuse) the dataset, run its queries, return the scores."""
     started = time.perf_counter()
-    settings = settings or get_settings()
+    settings = settings or knowledge_settings()
     mode = mode or settings.retrieval_mode
     if mode not in MODES:
         raise ValueError(f"unknown mode {mode!r}; choose one of {', '.join(MODES)}")

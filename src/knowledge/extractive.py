@@ -14,9 +14,11 @@ from pathlib import Path
 from typing import Any
 
 from knowledge.coverage import MIN_KNOWN_SHARE, names_spoken_of, question_coverage
+from knowledge.encoder_choice import configured_model
 from knowledge.language import detect_language
 from knowledge.related import related_articles
 from knowledge.retrieval import Hit
+from knowledge.settings import knowledge_settings
 from relais.embeddings import Embedder, get_embedder
 from relais.settings import get_settings
 
@@ -47,7 +49,7 @@ def subject_in_base(question: str, hits: list[Hit], embedder: Embedder | None, k
     index = kb.lexical() if kb is not None and hasattr(kb, "lexical") else None
     if index is None:
         return True
-    embedder = embedder or getattr(kb, "embedder", None) or get_embedder()
+    embedder = embedder or getattr(kb, "embedder", None) or get_embedder(configured_model(knowledge_settings()))
     if cache_dir is None:
         cache_dir = get_settings().data_dir / "embeddings"
     coverage = question_coverage(question, index)
@@ -69,7 +71,7 @@ def extractive_answer(question: str, hits: list[Hit], embedder: Embedder | None 
     question = (question or "").strip()
     if not question or not hits:
         return ExtractiveAnswer(not_found_message(question), [], False)
-    embedder = embedder or get_embedder()
+    embedder = embedder or get_embedder(configured_model(knowledge_settings()))
     if cache_dir is None:
         cache_dir = get_settings().data_dir / "embeddings"
     if not subject_in_base(question, hits, embedder, kb, cache_dir):

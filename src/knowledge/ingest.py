@@ -23,10 +23,10 @@ from knowledge.loaders import SUPPORTED_SUFFIXES, is_supported, load_document
 from knowledge.manifest import FileEntry, Manifest
 from knowledge.progress import Phases
 from knowledge.retrieval import KnowledgeBase, get_knowledge_base
+from knowledge.settings import KnowledgeSettings, knowledge_settings
 from knowledge.store import ChromaStore
 from knowledge.unit_cache import prefill_unit_vectors
 from relais.embeddings import Embedder, get_embedder
-from relais.settings import Settings, get_settings
 
 HOW_TO_INGEST = (
     "Put .md, .mdx, .rst, .txt, .pdf, .html or .docx files in it (or point RELAIS_KB_DIR at your "
@@ -122,7 +122,7 @@ def _relative(path: Path, folder: Path) -> str | None:
         return None
 
 
-def ingest_folder(folder: Path | None = None, settings: Settings | None = None, *,
+def ingest_folder(folder: Path | None = None, settings: KnowledgeSettings | None = None, *,
                   paths: list[Path] | None = None, show_progress: bool = True,
                   kb: KnowledgeBase | None = None) -> IngestReport:
     """Bring the index in line with `folder` (default `RELAIS_KB_DIR`), or only with `paths`.
@@ -130,7 +130,7 @@ def ingest_folder(folder: Path | None = None, settings: Settings | None = None, 
     Each phase shows a progress bar when `show_progress`; `IngestReport.phases` has their seconds."""
     started = time.perf_counter()
     phases = Phases(show_progress)
-    settings = settings or get_settings()
+    settings = settings or knowledge_settings()
     folder = Path(folder or settings.relais_kb_dir).expanduser().resolve()
     present, unsupported = _supported_files(folder, settings, whole_folder=paths is None)
     if kb is None:
@@ -244,7 +244,7 @@ def _record_written(manifest: Manifest, to_write: list[tuple[str, str, list[Chun
 
 
 def _read_candidates(candidates: Sequence[str], present: dict[str, Path], folder: Path, manifest: Manifest,
-                     settings: Settings, report: IngestReport,
+                     settings: KnowledgeSettings, report: IngestReport,
                      bar: Any) -> tuple[list[tuple[str, str, list[Chunk]]], list[str]]:
     """Hash, load and chunk each candidate file: (files to write with their chunks, stale chunk
     ids); skipped, removed and failed files go to `report`, removed ones out of `manifest`."""
@@ -281,7 +281,7 @@ def _read_candidates(candidates: Sequence[str], present: dict[str, Path], folder
     return to_write, stale
 
 
-def _derived_indexes(kb: KnowledgeBase, settings: Settings, written: Sequence[Chunk],
+def _derived_indexes(kb: KnowledgeBase, settings: KnowledgeSettings, written: Sequence[Chunk],
                      metadatas: Sequence[dict[str, object]], changed: bool, phases: Phases) -> None:
     """What is built from the stored chunks: BM25, the multilingual twin, the composer's vectors."""
     with phases.phase("Building the BM25 index", total=1, unit="index") as bar:

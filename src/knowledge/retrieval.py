@@ -51,10 +51,10 @@ from knowledge.retrieval_index import (
     chunk_payload,
     shared_titles,
 )
+from knowledge.settings import KnowledgeSettings, knowledge_settings
 from knowledge.store import ChromaStore, CountMemo, StoredHit, chroma_client, open_store
 from relais import tracing
-from relais.embeddings import AUTO, Embedder, get_embedder
-from relais.settings import Settings, get_settings
+from relais.embeddings import Embedder, get_embedder
 
 MODES = ("dense", "bm25", "hybrid")
 
@@ -88,11 +88,11 @@ class Hit:
 class KnowledgeBase:
     """Search the indexed knowledge base. Create once per process (`get_knowledge_base`)."""
 
-    def __init__(self, settings: Settings | None = None, *, embedder: Embedder | None = None,
+    def __init__(self, settings: KnowledgeSettings | None = None, *, embedder: Embedder | None = None,
                  store: ChromaStore | None = None, config: RetrievalConfig | None = None,
                  lexical_dir: Path | None = None) -> None:
-        self.settings = settings or get_settings()
-        self.embedder_is_auto = embedder is None and self.settings.relais_embedding_model == AUTO
+        self.settings = settings or knowledge_settings()
+        self.embedder_is_auto = embedder is None and self.settings.chosen_encoder is None
         client = chroma_client(self.settings) if store is None else None  # one client for both steps
         self._client = client
         self.embedder = embedder or get_embedder(resolve_model(self.settings, client))
@@ -428,9 +428,9 @@ def with_better_in_other_language(own: list[Hit], others: list[Hit], top_k: int)
     return own[: max(1, top_k - len(better))] + better
 
 
-def get_knowledge_base(settings: Settings | None = None) -> KnowledgeBase:
+def get_knowledge_base(settings: KnowledgeSettings | None = None) -> KnowledgeBase:
     """The process-wide KnowledgeBase for these settings (model and clients built once)."""
-    settings = settings or get_settings()
+    settings = settings or knowledge_settings()
     key = (str(settings.data_dir), settings.chroma_host, settings.chroma_port,
            settings.relais_collection, settings.relais_embedding_model)
     with _INSTANCES_LOCK:

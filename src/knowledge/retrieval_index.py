@@ -11,15 +11,15 @@ import numpy as np
 
 from knowledge.chunking import Chunk
 from knowledge.lexical import LexicalIndex, LexicalParams
+from knowledge.settings import KnowledgeSettings
 from knowledge.store import ChromaStore
-from relais.settings import Settings
 
 
 @dataclass(frozen=True)
 class RetrievalConfig:
     """Fusion and lexical parameters (chosen on SciFact train, see README "Quality").
 
-    Optional settings override them when the kit defines them: `RETRIEVAL_FUSION`,
+    Optional settings override them when the knowledge settings define them: `RETRIEVAL_FUSION`,
     `RETRIEVAL_RRF_K`, `RETRIEVAL_DENSE_WEIGHT`, `RETRIEVAL_LEXICAL_WEIGHT`, `RETRIEVAL_DEPTH`,
     `RETRIEVAL_MIN_MARGIN`, `RETRIEVAL_NORMALISE`. Measured on SciFact train (nDCG@10): RRF k=60
     0.718; convex min-max 0.5/0.5 0.739; convex max-scaled 0.6/0.4 0.743, with BM25 k1=0.9
@@ -40,7 +40,7 @@ class RetrievalConfig:
     lexical: LexicalParams = field(default_factory=LexicalParams)
 
     @classmethod
-    def from_settings(cls, settings: Settings) -> RetrievalConfig:
+    def from_settings(cls, settings: KnowledgeSettings) -> RetrievalConfig:
         base = cls()
         return replace(
             base,

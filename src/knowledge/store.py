@@ -21,7 +21,7 @@ from typing import Any, Protocol
 import numpy as np
 
 from knowledge.errors import StoreUnavailable
-from relais.settings import Settings
+from knowledge.settings import KnowledgeSettings
 
 _BATCH = 1000
 logger = logging.getLogger(__name__)
@@ -197,7 +197,7 @@ def _check_writable(path: Path) -> None:
         ) from None
 
 
-def chroma_client(settings: Settings, path: Path | None = None) -> Any:
+def chroma_client(settings: KnowledgeSettings, path: Path | None = None) -> Any:
     """An embedded client on `path` (default `settings.chroma_dir`), or an HTTP client."""
     # lazy: +6.7 s; the app opens the store in the background warm-up, not at import
     import chromadb
@@ -224,7 +224,7 @@ def chroma_client(settings: Settings, path: Path | None = None) -> Any:
         raise StoreUnavailable(f"cannot open the Chroma store in {target}: {exc}") from None
 
 
-def open_store(settings: Settings, embedder_name: str, dim: int, *, name: str | None = None,
+def open_store(settings: KnowledgeSettings, embedder_name: str, dim: int, *, name: str | None = None,
                path: Path | None = None, client: Any = None) -> ChromaStore:
     """The knowledge-base collection (`RELAIS_COLLECTION`) in the configured Chroma
     (through `client` when the caller already has one)."""

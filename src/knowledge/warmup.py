@@ -14,7 +14,7 @@ from typing import Any
 
 from knowledge.extractive import extractive_answer
 from knowledge.retrieval import get_knowledge_base
-from relais.settings import Settings, get_settings
+from knowledge.settings import KnowledgeSettings, knowledge_settings
 
 _PROBES = ("How much does it cost?", "Combien ça coûte ?")
 
@@ -22,7 +22,7 @@ _PROBES = ("How much does it cost?", "Combien ça coûte ?")
 STEPS = 2 + len(_PROBES)  # what `on_step` is called for: the encoder, BM25, one answer per probe
 
 
-def warm_up(settings: Settings | None = None, on_step: Callable[[str], None] | None = None) -> float:
+def warm_up(settings: KnowledgeSettings | None = None, on_step: Callable[[str], None] | None = None) -> float:
     """Load the knowledge base and run the answer path once; returns the seconds it took.
 
     `on_step(description)` is called as each of the `STEPS` steps starts (the app's readiness
@@ -30,7 +30,7 @@ def warm_up(settings: Settings | None = None, on_step: Callable[[str], None] | N
     step = on_step or (lambda _description: None)
     started = time.perf_counter()
     step("loading the sentence encoder and the vector store")
-    kb: Any = get_knowledge_base(settings or get_settings())
+    kb: Any = get_knowledge_base(settings or knowledge_settings())
     if not kb.is_empty():
         step("loading the BM25 index")
         kb.lexical()

@@ -226,21 +226,11 @@ class MultilingualUSEEmbedder:
 _FACTORIES = {"minilm": MiniLMEmbedder, "use-multilingual": MultilingualUSEEmbedder}
 
 
-AUTO = "auto"  # the knowledge base picks by its documents' language (`knowledge.encoder_choice`)
-DEFAULT_MODEL = "minilm"
+DEFAULT_MODEL = "minilm"  # a knowledge base chooses its own (`knowledge.encoder_choice`)
 
 
-def get_embedder(name: str | None = None) -> Embedder:
-    """The shared embedder for `name` (default: `RELAIS_EMBEDDING_MODEL`), loaded once per process.
-
-    `auto` means MiniLM here; a knowledge base resolves it from its own documents.
-    """
-    if name is None:
-        from relais.settings import get_settings
-
-        name = get_settings().relais_embedding_model
-    if name == AUTO:
-        name = DEFAULT_MODEL
+def get_embedder(name: str = DEFAULT_MODEL) -> Embedder:
+    """The shared embedder `name`, loaded once per process."""
     if name not in _FACTORIES:
         raise ValueError(f"unknown embedding model {name!r}; choose one of {sorted(_FACTORIES)}")
     return _load(name)

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from functools import lru_cache
 from pathlib import Path
-from typing import Literal, Self, TypeVar
+from typing import Any, Self, TypeVar
 
 from pydantic import Field, PrivateAttr, SecretStr, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
@@ -30,6 +30,14 @@ class SettingsBase(BaseSettings):
         env_file=".env", env_file_encoding="utf-8", extra="ignore", populate_by_name=True
     )
 
+    def __init__(self, **values: Any) -> None:
+        # `.env` lines of other classes are ignored, but a value passed here must be one of this
+        # class's own: a setting passed to the wrong class would otherwise vanish without a word.
+        unknown = sorted(k for k in values if not k.startswith("_") and k.lower() not in type(self).model_fields)
+        if unknown:
+            raise TypeError(f"{type(self).__name__} has no setting {', '.join(unknown)}")
+        super().__init__(**values)
+
     def secret_values(self) -> list[str]:
         """The secrets this class holds (its `SecretStr` fields), so logs and receipts can be scrubbed."""
         values = [getattr(self, name) for name in type(self).model_fields]
@@ -40,12 +48,8 @@ class Settings(SettingsBase):
     """The settings several packages share: the data folder, the chat model, the databases, the agent
     protocol's shared token, logging and tracing."""
 
-    # --- local state and content -------------------------------------------------------
+    # --- local state ------------------------------------------------------------------------
     relais_data_dir: Path = Field(Path(".relais"), description="All local state lives here.")
-    relais_kb_dir: Path = Field(Path("data/knowledge"), description="Knowledge base folder.")
-    relais_intents_file: Path = Field(
-        Path("data/intents/examples.yaml"), description="Few-shot NORMAL/ALTER examples."
-    )
     relais_log_level: str = "INFO"
 
     # --- models -------------------------------------------------------------------------
@@ -55,109 +59,16 @@ class Settings(SettingsBase):
     relais_temperature: float = 0.0
     llm_timeout_s: float = 60.0
     llm_max_retries: int = 3
-    relais_embedding_model: Literal["auto", "minilm", "use-multilingual"] = "auto"
-    relais_query_languages: str = Field(
-        "en,fr", description="Languages people ask in (default: the UI's); others than the encoder reads get a multilingual index."
-    )
-
-    # --- knowledge base -------------------------------------------------------------------
-    chroma_host: str | None = None
-    chroma_port: int = 8000
-    relais_collection: str = "relais_kb"
-    retrieval_mode: Literal["hybrid", "dense", "bm25"] = "hybrid"
-    retrieval_top_k: int = 5
-    retrieval_min_score: float = 0.25
-    retrieval_min_margin: float = 0.2
-    retrieval_fusion: Literal["convex", "rrf"] = "convex"
-    retrieval_dense_weight: float = 0.6
-    retrieval_lexical_weight: float = 0.4
-    retrieval_normalise: Literal["max", "minmax", "zscore"] = "max"
-    retrieval_rrf_k: float = 60.0
-    retrieval_depth: int = 100
-    chunk_size: int = 900
-    chunk_overlap: int = 150
-    max_file_mb: float = 10.0
-    relais_kb_extensions: str = Field(
-        "", description="More file suffixes mapped to a built-in loader: '.mdoc=.md,.adoc=.txt'."
-    )
-    max_question_chars: int = 4000
     relais_query_batch_ms: float = Field(
         4.0, description="Micro-batching window for concurrent question encodings (ms); 0 = off."
     )
-    relais_warm_start: bool = Field(
-        True, description="Load encoders, Chroma and BM25 at app start, before /relais/ready says ready."
-    )
-    relais_prefill_budget_s: float = Field(
-        0.0, description="Seconds an ingest may spend encoding the answer composer's sentences in advance; "
-        "0 = off (the app encodes them in the background once its warm start is done).",
-    )
-
-    # --- orchestrator ---------------------------------------------------------------------
-    enable_orchestrator: bool = False
-    external_agent_url: str = "http://127.0.0.1:8081"
-    external_agent_token: SecretStr | None = None
-    external_agent_connect_timeout_s: float = 5.0
-    external_agent_read_timeout_s: float = 60.0
-    external_agent_max_event_bytes: int = 1_000_000
-    external_agent_protocol: Literal["relais", "langgraph"] = Field(
-        "relais", description="relais: POST /assistant + SSE (seed 004); langgraph: the LangGraph Server API."
-    )
-    external_agent_assistant: str = Field(
-        "agent", description="LangGraph protocol: the assistant (graph id or assistant id) threads run on."
-    )
-    external_agent_api_key: SecretStr | None = Field(
-        None, description="LangGraph protocol: sent as x-api-key (LangGraph Platform); the token goes as a bearer."
-    )
-    booking_db_path: Path | None = Field(None, description="The booking agent's store (default <data dir>/bookings.db).")
-    intent_detection_prompt: str | None = None
-    intent_threshold: float = 0.05  # the confidence margin ALTER must win by (offline)
-    intent_min_similarity: float = 0.3  # ALTER also needs an ALTER example at least this close
 
     # --- persistence ----------------------------------------------------------------------
     database_url: str | None = Field(None, description="Chainlit data layer; default SQLite.")
     checkpoint_url: str | None = Field(None, description="LangGraph checkpointer; default SQLite.")
 
-    # --- app and auth ---------------------------------------------------------------------
-    app_host: str = "127.0.0.1"
-    app_port: int = 8000
-    chainlit_auth_secret: SecretStr | None = None
-    relais_api_token: SecretStr | None = Field(
-        None, description="Bearer token of POST /relais/api/ask; default: generated in RELAIS_DATA_DIR."
-    )
-    relais_users: SecretStr = Field(
-        SecretStr("demo:relais"), description="Comma-separated user:password pairs."
-    )
-    relais_admins: str = Field(
-        "", description="Comma-separated user identifiers allowed on the /admin pages."
-    )
-    relais_audit_in_chat: bool = Field(
-        False, description="Show a 'Handoff audit' step in the chat (demos); operators use /admin."
-    )
-
-    relais_trusted_proxies: str = Field(
-        "", description="Proxies (IPs/CIDRs, comma-separated) whose X-Forwarded-For/-Proto are honoured."
-    )
-    relais_login_max_failures: int = Field(10, description="Failed logins per username before a lock.")
-    relais_login_max_failures_per_address: int = Field(
-        50, description="Failed logins per client address before a lock."
-    )
-    relais_login_lock_minutes: float = Field(15.0, description="How long a lock lasts; also the counting window.")
-    relais_login_backoff_s: float = Field(1.0, description="First wait once failures pile up; doubles each time.")
-    relais_instance_url: str | None = Field(
-        None, description="This instance's address as other instances reach it (behind a load balancer)."
-    )
-    relais_action_wait_s: float = Field(
-        15.0, description="How long a button click waits for its browser session to (re)connect before "
-        "the page is told it was not delivered."
-    )
-
-    # --- agent service --------------------------------------------------------------------
-    agent_host: str = "127.0.0.1"
-    agent_port: int = 8081
-    agent_allowed_origins: str = ""
-    agent_max_message_chars: int = 20000
-    agent_rate_limit_per_minute: int = 120
-    coach_interrupt_ttl_s: int = 86400
+    # --- the agent protocol: its client (assistant) and its service (coach) share the token ---
+    external_agent_token: SecretStr | None = None
 
     # --- tracing (OpenTelemetry; off unless an endpoint is set) -----------------------------
     otel_exporter_otlp_endpoint: str | None = Field(
@@ -167,9 +78,8 @@ class Settings(SettingsBase):
         None, description="Headers for the collector, 'key=value,key2=value2' (e.g. an Authorization)."
     )
 
-    @field_validator("mistral_api_key", "external_agent_token", "chainlit_auth_secret", "relais_api_token",
-                     "external_agent_api_key", "relais_model", "chroma_host", "database_url", "checkpoint_url",
-                     "booking_db_path", mode="before")
+    @field_validator("mistral_api_key", "external_agent_token", "relais_model", "database_url",
+                     "checkpoint_url", mode="before")
     @classmethod
     def _blank_is_none(cls, value: object) -> object:
         return blank_is_none(value)
@@ -208,43 +118,8 @@ class Settings(SettingsBase):
             "postgresql+asyncpg://", "postgresql+psycopg://", 1
         )
 
-    @property
-    def chroma_dir(self) -> Path:
-        return self.data_dir / "chroma"
-
-    @property
-    def lexical_dir(self) -> Path:
-        return self.data_dir / "lexical"
-
-    @property
-    def kb_extensions(self) -> dict[str, str]:
-        """RELAIS_KB_EXTENSIONS as {'.mdoc': '.md'} (suffixes lower-cased, dots added)."""
-        mapping: dict[str, str] = {}
-        for item in self.relais_kb_extensions.split(","):
-            if "=" in item:
-                extra, builtin = (part.strip().lower() for part in item.split("=", 1))
-                if extra and builtin:
-                    mapping["." + extra.lstrip(".")] = "." + builtin.lstrip(".")
-        return mapping
-
-    @property
-    def admins(self) -> frozenset[str]:
-        """User identifiers with the admin role (from `RELAIS_ADMINS`)."""
-        return frozenset(n.strip() for n in self.relais_admins.split(",") if n.strip())
-
-    @property
-    def users(self) -> dict[str, str]:
-        pairs: dict[str, str] = {}
-        for item in self.relais_users.get_secret_value().split(","):
-            if ":" in item:
-                user, password = item.split(":", 1)
-                if user.strip():
-                    pairs[user.strip()] = password
-        return pairs
-
     def secret_values(self) -> list[str]:
-        values = [v for v in super().secret_values() if v != self.relais_users.get_secret_value()]
-        values += [p for p in self.users.values() if len(p) >= 4]
+        values = super().secret_values()
         if self.otel_exporter_otlp_headers is not None:  # collector credentials, value by value
             values += [pair.split("=", 1)[-1].strip() for pair in self.otel_exporter_otlp_headers.get_secret_value().split(",")]
         return [v for v in values if v]

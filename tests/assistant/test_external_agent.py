@@ -27,6 +27,7 @@ from assistant.external_agent import (
     marker_to_event,
 )
 from assistant.i18n import MESSAGES, normalise_language, translate
+from assistant.settings import AssistantSettings
 from relais.events import DoneEvent, ErrorEvent, InterruptEvent, TextChunk, ToolCallEvent
 from relais.settings import Settings, clear_settings_caches
 from tests.chatbot import agent_behaviours as behaviours
@@ -71,12 +72,7 @@ async def make_client() -> AsyncIterator[Callable[..., ExternalAgentClient]]:
     clients: list[ExternalAgentClient] = []
 
     def factory(url: str, *, token: str | None = TOKEN, **kwargs: Any) -> ExternalAgentClient:
-        settings = Settings(
-            external_agent_url=url,
-            external_agent_token=token,
-            external_agent_connect_timeout_s=READ_TIMEOUT_S,
-            external_agent_read_timeout_s=READ_TIMEOUT_S,
-        )
+        settings = AssistantSettings(external_agent_url=url, external_agent_connect_timeout_s=READ_TIMEOUT_S, external_agent_read_timeout_s=READ_TIMEOUT_S).on(Settings(external_agent_token=token))
         kwargs.setdefault("retry", NO_WAIT_RETRY)
         client = ExternalAgentClient(settings, **kwargs)
         clients.append(client)

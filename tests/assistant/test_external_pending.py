@@ -14,8 +14,10 @@ from starlette.routing import Route
 from assistant.external_agent import ExternalAgentClient
 from assistant.modes import ALTER
 from assistant.orchestrator import Orchestrator
+from assistant.settings import AssistantSettings
 from coach.runner import CoachRunner
 from coach.service import create_app
+from coach.settings import CoachSettings
 from relais.events import ErrorEvent, InterruptEvent
 from relais.settings import Settings
 from tests.servers import serve
@@ -31,10 +33,10 @@ async def collect(client: ExternalAgentClient, text: str, thread: str, interrupt
 
 async def test_ids_pending_and_conflict(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     app = create_app(lambda: CoachRunner.open(model=None, checkpoint_target=str(tmp_path / "cp.db")),
-                     Settings(external_agent_token=TOKEN))
+                     CoachSettings().on(Settings(external_agent_token=TOKEN)))
     with serve(app, ready_path="/health") as base:
-        client = ExternalAgentClient(Settings(external_agent_url=base, external_agent_token=TOKEN))
-        bob = ExternalAgentClient(Settings(external_agent_url=base, external_agent_token=TOKEN))
+        client = ExternalAgentClient(AssistantSettings(external_agent_url=base).on(Settings(external_agent_token=TOKEN)))
+        bob = ExternalAgentClient(AssistantSettings(external_agent_url=base).on(Settings(external_agent_token=TOKEN)))
         try:
             first = [e for e in await collect(client, "suggest a workout plan", "th") if isinstance(e, InterruptEvent)][0]
             assert first.interrupt_id and "Vegetarian" in first.choices
@@ -50,12 +52,13 @@ async def test_ids_pending_and_conflict(tmp_path: Path, monkeypatch: pytest.Monk
             assert later is not None and later.interrupt_id != first.interrupt_id
             # the orchestrator relays the clicked prompt's id on an ALTER thread (stale → conflict)
             from assistant.external_agent import aclose_client
-            from relais.settings import clear_settings_caches, get_settings
+            from assistant.settings import assistant_settings
+            from relais.settings import clear_settings_caches
 
             for key, value in {"EXTERNAL_AGENT_URL": base, "EXTERNAL_AGENT_TOKEN": TOKEN, "ENABLE_ORCHESTRATOR": "true"}.items():
                 monkeypatch.setenv(key, value)
             clear_settings_caches()
-            orchestrator = Orchestrator(settings=get_settings())
+            orchestrator = Orchestrator(settings=assistant_settings())
             relayed = [e async for e in orchestrator.process_question(
                 "Vegan", ALTER, user_id="alice", thread_id="th", interrupt_id=first.interrupt_id)]
             assert [e.code for e in relayed if isinstance(e, ErrorEvent)] == ["conflict"]
@@ -71,7 +74,7 @@ async def test_an_agent_without_the_endpoint_cannot_tell() -> None:
         return JSONResponse({"response": "hello"})
 
     with serve(Starlette(routes=[Route("/assistant", assistant, methods=["POST"])])) as base:
-        client = ExternalAgentClient(Settings(external_agent_url=base))
+        client = ExternalAgentClient(AssistantSettings(external_agent_url=base))
         try:
             found = await client.pending("any", "alice")
         finally:

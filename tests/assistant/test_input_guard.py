@@ -22,6 +22,7 @@ from assistant.input_guard import (
 from assistant.intent_classifier import IntentType
 from assistant.offline_intent import get_input_guard, get_offline_classifier
 from assistant.orchestrator import Orchestrator
+from assistant.settings import AssistantSettings
 from relais.events import ModeEvent, TextChunk
 from relais.settings import Settings
 from relais.testing import ScriptedChatModel
@@ -109,7 +110,7 @@ class NoSearch:
 async def test_greetings_get_a_short_reply_and_no_search(tmp_path: Path, text: str, key: str, language: str,
                                                         with_model: bool) -> None:
     model = ScriptedChatModel(["ALTER"]) if with_model else None
-    settings = Settings(relais_data_dir=tmp_path, enable_orchestrator=True)
+    settings = AssistantSettings(enable_orchestrator=True).on(Settings(relais_data_dir=tmp_path))
     orchestrator = Orchestrator(settings=settings, model=model, knowledge_base=NoSearch(), model_resolved=True)
     events = [e async for e in orchestrator.process_question(text, None, language="en")]
     assert "".join(e.text for e in events if isinstance(e, TextChunk)) == translate(key, language)
@@ -121,12 +122,7 @@ async def test_greetings_get_a_short_reply_and_no_search(tmp_path: Path, text: s
 @pytest.fixture(scope="module")
 def demo_kb(tmp_path_factory: pytest.TempPathFactory) -> Settings:
     """The demo KB, indexed (a copy of the suite's one ingest of it)."""
-    return Settings(
-        relais_data_dir=demo_data_dir(tmp_path_factory, "guard"),
-        relais_kb_dir=REPO_ROOT / "data" / "knowledge",
-        relais_intents_file=REPO_ROOT / "data" / "intents" / "examples.yaml",
-        enable_orchestrator=True,
-    )
+    return AssistantSettings(relais_intents_file=REPO_ROOT / "data" / "intents" / "examples.yaml", enable_orchestrator=True).on(Settings(relais_data_dir=demo_data_dir(tmp_path_factory, "guard")))
 
 
 @pytest.mark.parametrize("text", ["🙂🙂🙂", "asdfgh qwerty", "<script>alert(1)</script>", "???"])

@@ -10,14 +10,14 @@ import httpx
 import pytest
 
 from assistant.langgraph_agent import APPROVAL_KIND, LangGraphAgentClient
+from assistant.settings import AssistantSettings
 from booking.store import BookingStore
 from relais.events import DoneEvent, ErrorEvent, InterruptEvent, TextChunk, ToolCallEvent
 from relais.settings import Settings
 
 
 def _client(url: str, assistant: str = "booking", **kwargs) -> LangGraphAgentClient:
-    settings = Settings(external_agent_url=url, external_agent_protocol="langgraph",
-                        external_agent_assistant=assistant, external_agent_read_timeout_s=30)
+    settings = AssistantSettings(external_agent_url=url, external_agent_protocol="langgraph", external_agent_assistant=assistant, external_agent_read_timeout_s=30)
     return LangGraphAgentClient(settings, **kwargs)
 
 
@@ -178,9 +178,8 @@ def test_the_protocol_setting_chooses_the_client(monkeypatch: pytest.MonkeyPatch
     from assistant.external_agent import ExternalAgentClient, make_client
 
     assert isinstance(make_client(Settings()), ExternalAgentClient)
-    langgraph = make_client(Settings(external_agent_protocol="langgraph", external_agent_assistant="coach",
-                                     external_agent_api_key="k-123", external_agent_token="t-456"))
+    langgraph = make_client(AssistantSettings(external_agent_protocol="langgraph", external_agent_assistant="coach", external_agent_api_key="k-123").on(Settings(external_agent_token="t-456")))
     assert isinstance(langgraph, LangGraphAgentClient) and langgraph.assistant == "coach"
     assert langgraph._headers["x-api-key"] == "k-123" and langgraph._headers["Authorization"] == "Bearer t-456"
     with pytest.raises(ValueError):
-        Settings(external_agent_protocol="grpc")
+        AssistantSettings(external_agent_protocol="grpc")

@@ -8,8 +8,8 @@ from __future__ import annotations
 from concurrent.futures import ThreadPoolExecutor
 
 from assistant.offline_intent import get_offline_classifier
+from assistant.settings import assistant_settings
 from relais.embeddings import forget_questions
-from relais.settings import get_settings
 
 QUESTIONS = [
     "How much do students pay?", "Can I pause my membership while travelling?",
@@ -20,7 +20,7 @@ QUESTIONS = [
 
 
 def test_simultaneous_classifications_share_forward_passes_and_keep_their_verdicts() -> None:
-    classifier = get_offline_classifier(get_settings())
+    classifier = get_offline_classifier(assistant_settings())
     alone = [classifier.classify(q) for q in QUESTIONS]  # one at a time: one pass each
     batchers = [e.batcher for e in classifier.encoders]
     assert all(b.window_s > 0 for b in batchers)  # on by default (RELAIS_QUERY_BATCH_MS)

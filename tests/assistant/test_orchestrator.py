@@ -8,6 +8,8 @@ import pytest
 
 from assistant.i18n import translate
 from assistant.orchestrator import Orchestrator, prepare_question
+from assistant.settings import AssistantSettings
+from knowledge.settings import KnowledgeSettings
 from relais.events import DoneEvent, EngineEvent, ErrorEvent, ModeEvent, SourcesEvent, TextChunk
 from relais.retry import RetryPolicy
 from relais.settings import Settings
@@ -20,8 +22,8 @@ def test_empty_and_huge_questions() -> None:
     empty = prepare_question("   ", "en")
     assert empty.text == "" and empty.notice == translate("ui.empty_question", "en")
     huge = prepare_question("a" * 50_000, "fr")
-    assert len(huge.text) == Settings().max_question_chars
-    assert huge.notice and str(Settings().max_question_chars) in huge.notice
+    assert len(huge.text) == KnowledgeSettings().max_question_chars
+    assert huge.notice and str(KnowledgeSettings().max_question_chars) in huge.notice
 
 
 async def test_empty_knowledge_base_says_how_to_ingest(tmp_path: Path) -> None:
@@ -35,11 +37,7 @@ async def test_empty_knowledge_base_says_how_to_ingest(tmp_path: Path) -> None:
 @pytest.fixture(scope="module")
 def demo_kb(tmp_path_factory: pytest.TempPathFactory) -> Settings:
     """The demo KB, indexed (a copy of the suite's one ingest of it)."""
-    return Settings(
-        relais_data_dir=demo_data_dir(tmp_path_factory, "orch"),
-        relais_kb_dir=REPO_ROOT / "data" / "knowledge",
-        relais_intents_file=REPO_ROOT / "data" / "intents" / "examples.yaml",
-    )
+    return AssistantSettings(relais_intents_file=REPO_ROOT / "data" / "intents" / "examples.yaml").on(Settings(relais_data_dir=demo_data_dir(tmp_path_factory, "orch")))
 
 
 async def test_offline_normal_answer_with_sources(demo_kb: Settings) -> None:

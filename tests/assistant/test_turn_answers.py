@@ -10,9 +10,11 @@ from pathlib import Path
 import pytest
 
 from assistant.orchestrator import Orchestrator
+from assistant.settings import AssistantSettings
 from assistant.turn_answers import turn_answerer
 from knowledge.answer_eval import AnswerCase, evaluate_answers
 from knowledge.fragments import has_markup
+from knowledge.settings import KnowledgeSettings
 from relais.retry import RetryPolicy
 from relais.settings import Settings
 from relais.testing import ScriptedChatModel
@@ -43,16 +45,15 @@ def helpcenter(tmp_path_factory: pytest.TempPathFactory) -> Settings:
     kb_dir.mkdir()
     for name, text in ARTICLES.items():
         (kb_dir / name).write_text(text, encoding="utf-8")
-    settings = Settings(relais_data_dir=root / "data", relais_kb_dir=kb_dir, enable_orchestrator=False,
-                        relais_intents_file=REPO_ROOT / "data" / "intents" / "examples.yaml")
-    ingest_folder(kb_dir, settings, show_progress=False)
+    settings = AssistantSettings(enable_orchestrator=False, relais_intents_file=REPO_ROOT / "data" / "intents" / "examples.yaml").on(Settings(relais_data_dir=root / "data"))
+    ingest_folder(kb_dir, KnowledgeSettings().on(settings.kit), show_progress=False)
     return settings
 
 
 def _orchestrator(settings: Settings, model: ScriptedChatModel) -> Orchestrator:
     from knowledge.retrieval import KnowledgeBase
 
-    return Orchestrator(settings=settings, model=model, knowledge_base=KnowledgeBase(settings),
+    return Orchestrator(settings=settings, model=model, knowledge_base=KnowledgeBase(KnowledgeSettings().on(settings.kit)),
                         model_resolved=True, retry=RetryPolicy.no_wait(1))
 
 

@@ -43,7 +43,7 @@ def test_ingest_corpus_chunks_like_the_eval_so_vectors_can_be_shared(tmp_path: P
     vectors the ingest bench computes are cache hits for the retrieval bench."""
     from knowledge.beir import load_beir
     from knowledge.evaluation import corpus_chunks
-    from relais.settings import get_settings
+    from knowledge.settings import knowledge_settings
 
     docs = bench_ingest.scifact_docs(12)
     assert len(docs) == 12 and len({d[0] for d in docs}) == 12
@@ -51,7 +51,7 @@ def test_ingest_corpus_chunks_like_the_eval_so_vectors_can_be_shared(tmp_path: P
     assert len(list((tmp_path / "kb").glob("*.md"))) == 12
     dataset = load_beir(SCIFACT_DIR)
     dataset.corpus = {doc_id: dataset.corpus[doc_id] for doc_id, _, _ in docs}
-    expected = [c.index_text for c in corpus_chunks(dataset, get_settings())]
+    expected = [c.index_text for c in corpus_chunks(dataset, knowledge_settings())]
     assert sorted(bench_ingest.chunk_texts(tmp_path / "kb")) == sorted(expected)
 
 
@@ -107,10 +107,10 @@ def _chunks(n: int) -> list:
 
 def test_query_timing_runs_every_side_on_one_placeholder_index(isolated_settings: Path) -> None:
     """Ours and the reference must search the very same collection, query by query."""
+    from knowledge.settings import knowledge_settings
     from knowledge.store import chroma_client
-    from relais.settings import get_settings
 
-    settings = get_settings()
+    settings = knowledge_settings()
     embedder = HashEmbedder()
     chunks = _chunks(40)
     vectors, real = bench_retrieval.cached_vectors([c.index_text for c in chunks], embedder,

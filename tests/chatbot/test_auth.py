@@ -14,11 +14,12 @@ from chatbot.auth import (
     verify_password,
     weak_credentials,
 )
+from chatbot.settings import ChatbotSettings
 from relais.settings import Settings
 
 
-def settings(users: str, **extra: object) -> Settings:
-    return Settings(relais_users=SecretStr(users), **extra)
+def settings(users: str, **kit: object) -> ChatbotSettings:
+    return ChatbotSettings(relais_users=SecretStr(users)).on(Settings(**kit))
 
 
 @pytest.mark.parametrize("method", ["scrypt:16384:8:1", "pbkdf2:sha256:1000"])

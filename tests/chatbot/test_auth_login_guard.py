@@ -10,7 +10,7 @@ import pytest
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
 from chatbot.login_guard import LoginGuard, Refusal
-from relais.settings import Settings
+from chatbot.settings import ChatbotSettings
 
 
 class Clock:
@@ -21,10 +21,10 @@ class Clock:
         return self.now
 
 
-def policy(**overrides: float) -> Settings:
+def policy(**overrides: float) -> ChatbotSettings:
     values = {"relais_login_max_failures": 6, "relais_login_max_failures_per_address": 20,
               "relais_login_lock_minutes": 10, "relais_login_backoff_s": 2.0}
-    return Settings(**{**values, **overrides})
+    return ChatbotSettings(**{**values, **overrides})
 
 
 @pytest.fixture

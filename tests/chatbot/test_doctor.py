@@ -10,9 +10,12 @@ from pathlib import Path
 import pytest
 from pydantic import SecretStr
 
+from assistant.settings import AssistantSettings
 from chatbot import doctor
 from chatbot.doctor import Check, run_checks
-from relais.settings import Settings
+from chatbot.settings import ChatbotSettings
+from knowledge.settings import KnowledgeSettings
+from relais.settings import Settings, clear_settings_caches
 from tests.chainlit_driver import APP_FILE, agent_server, app_root, relais_env
 from tests.conftest import REPO_ROOT, free_port
 
@@ -44,12 +47,13 @@ def test_an_existing_sqlite_chat_database_reports_its_schema(tmp_path: Path) -> 
     assert check.status == "ok" and "SQLite 3." in check.detail and "schema 6/6 tables" in check.detail, check.line()
 
 
-def test_a_broken_setup_fails_each_check_with_a_fix(tmp_path: Path) -> None:
+def test_a_broken_setup_fails_each_check_with_a_fix(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     blocker = tmp_path / "a-file"
     blocker.write_text("not a folder")
-    settings = Settings(relais_data_dir=blocker / "data", relais_users=SecretStr("demo:relais"),
-                        database_url=f"postgresql://relais:s3cret-pw@127.0.0.1:{closed_port()}/relais",
-                        chroma_host="127.0.0.1", chroma_port=closed_port(), relais_model="nomodelprovider")
+    monkeypatch.setenv("CHROMA_HOST", "127.0.0.1")  # the knowledge base's settings
+    monkeypatch.setenv("CHROMA_PORT", str(closed_port()))
+    clear_settings_caches()
+    settings = ChatbotSettings(relais_users=SecretStr("demo:relais")).on(Settings(relais_data_dir=blocker / "data", database_url=f"postgresql://relais:s3cret-pw@127.0.0.1:{closed_port()}/relais", relais_model="nomodelprovider"))
     checks = by_name(run_checks(settings, "0.0.0.0", at_start=True))
     failed = {name for name, c in checks.items() if c.status == "fail"}
     assert failed == {"data folder", "credentials", "auth secret", "chat database", "checkpointer", "chroma", "model"}
@@ -64,12 +68,12 @@ def test_a_broken_setup_fails_each_check_with_a_fix(tmp_path: Path) -> None:
 
 def test_a_missing_encoder_file_fails(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     monkeypatch.setattr(doctor, "_encoder_files", lambda name: [tmp_path / f"{name}.safetensors"])
-    check = doctor.check_encoder(Settings(relais_embedding_model="minilm"), load=False)
+    check = doctor.check_encoder(KnowledgeSettings(relais_embedding_model="minilm"), load=False)
     assert check.status == "fail" and check.fatal and "minilm.safetensors" in check.detail and "install" in check.hint
 
 
 def test_external_agent_unreachable_is_reported(tmp_path: Path) -> None:
-    settings = Settings(enable_orchestrator=True, external_agent_url=f"http://127.0.0.1:{closed_port()}")
+    settings = AssistantSettings(enable_orchestrator=True, external_agent_url=f"http://127.0.0.1:{closed_port()}")
     check = doctor.check_external_agent(settings)
     assert check.status == "fail" and "/health" in check.detail and "EXTERNAL_AGENT_URL" in check.hint
 
@@ -78,10 +82,8 @@ def test_external_agent_unreachable_is_reported(tmp_path: Path) -> None:
 def test_external_agent_health_and_token_on_the_real_service(tmp_path: Path) -> None:
     agent = agent_server(tmp_path / "agent-data", tmp_path, EXTERNAL_AGENT_TOKEN="the-right-token-123").start()
     try:
-        ok = doctor.check_external_agent(Settings(enable_orchestrator=True, external_agent_url=agent.url,
-                                                  external_agent_token=SecretStr("the-right-token-123")))
-        wrong = doctor.check_external_agent(Settings(enable_orchestrator=True, external_agent_url=agent.url,
-                                                     external_agent_token=SecretStr("a-wrong-token-456")))
+        ok = doctor.check_external_agent(AssistantSettings(enable_orchestrator=True, external_agent_url=agent.url).on(Settings(external_agent_token=SecretStr("the-right-token-123"))))
+        wrong = doctor.check_external_agent(AssistantSettings(enable_orchestrator=True, external_agent_url=agent.url).on(Settings(external_agent_token=SecretStr("a-wrong-token-456"))))
     finally:
         agent.stop()
     assert ok.status == "ok" and "token accepted" in ok.detail, ok.line()

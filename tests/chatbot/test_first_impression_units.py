@@ -11,16 +11,17 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
+from assistant.settings import AssistantSettings
 from chatbot.chainlit_fixes.translations import OncePerLanguage, for_engine
 from chatbot.profiles import catalog
-from chatbot.ui.titles import shorten, thread_title, zone_from_cookie
 from chatbot.ui.page_info import page_info
+from chatbot.ui.titles import shorten, thread_title, zone_from_cookie
 from relais.settings import Settings
 from tests.conftest import REPO_ROOT
 
 
-def settings(**env: str) -> Settings:
-    return Settings(_env_file=None, **env)  # type: ignore[call-arg]
+def settings(**env: str) -> AssistantSettings:
+    return AssistantSettings(_env_file=None).on(Settings(_env_file=None, **env))  # type: ignore[call-arg]
 
 
 @pytest.fixture(autouse=True)

@@ -12,8 +12,8 @@ import pytest
 from assistant import external_agent
 from assistant.orchestrator import Orchestrator, prepare_rag_context
 from assistant.prompts import BASE_SYSTEM_PROMPT, ESCALATION_INSTRUCTIONS
+from assistant.settings import AssistantSettings
 from relais.events import DoneEvent, ErrorEvent, TextChunk
-from relais.settings import Settings
 from relais.testing import ScriptedChatModel
 
 
@@ -55,7 +55,7 @@ async def test_alter_threads_forward_through_forward_to_external_agent(monkeypat
 
     monkeypatch.setattr(external_agent, "forward_to_external_agent", spy)
     agent = Agent()
-    orchestrator = Orchestrator(settings=Settings(enable_orchestrator=True), model=None, model_resolved=True,
+    orchestrator = Orchestrator(settings=AssistantSettings(enable_orchestrator=True), model=None, model_resolved=True,
                                 agent_client=agent)
     events = [e async for e in orchestrator.process_question("more reps", "ALTER", thread_id="t1")]
     assert seen and seen[0]["as_events"] is True and seen[0]["client"] is agent
@@ -76,7 +76,7 @@ def test_prepare_rag_context_numbers_the_passages() -> None:
 @pytest.mark.parametrize("enabled", [True, False])
 async def test_the_session_prompt_is_what_the_model_gets(enabled: bool) -> None:
     model = ScriptedChatModel(["Base is $10 [1]."], repeat_last=True)
-    orchestrator = Orchestrator(settings=Settings(enable_orchestrator=enabled), model=model, model_resolved=True,
+    orchestrator = Orchestrator(settings=AssistantSettings(enable_orchestrator=enabled), model=model, model_resolved=True,
                                 knowledge_base=KB())
     session_prompt = orchestrator.session_system_prompt()
     assert session_prompt.startswith(BASE_SYSTEM_PROMPT)

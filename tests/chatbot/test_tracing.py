@@ -20,8 +20,10 @@ from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanE
 
 from assistant.external_agent import ExternalAgentClient
 from assistant.orchestrator import Orchestrator
+from assistant.settings import AssistantSettings
 from coach.runner import CoachRunner
 from coach.service import create_app
+from coach.settings import CoachSettings
 from relais import tracing
 from relais.events import InterruptEvent, ModeEvent
 from relais.retry import RetryPolicy
@@ -52,9 +54,9 @@ async def test_span_tree_of_a_handoff_turn(tmp_path: Path, tmp_path_factory: pyt
     exporter = InMemorySpanExporter()
     tracing.setup_tracing("relais-test", exporter=exporter)
     agent_app = create_app(lambda: CoachRunner.open(model=None, checkpoint_target=str(tmp_path / "coach.db")),
-                           Settings(relais_data_dir=data_dir))
+                           CoachSettings().on(Settings(relais_data_dir=data_dir)))
     with serve(agent_app, ready_path="/health") as agent_url:
-        settings = Settings(relais_data_dir=data_dir, enable_orchestrator=True, external_agent_url=agent_url)
+        settings = AssistantSettings(enable_orchestrator=True, external_agent_url=agent_url).on(Settings(relais_data_dir=data_dir))
         events = [e async for e in _orchestrator(settings).process_question(HANDOFF, None, thread_id="trace-thread")]
         assert ModeEvent("ALTER") in events and any(isinstance(e, InterruptEvent) for e in events)
         await asyncio.sleep(0.2)  # the service ends its span once the response stream is closed
@@ -116,9 +118,8 @@ async def test_both_processes_export_one_trace_over_otlp_http(tmp_path: Path) ->
         otel = {"OTEL_EXPORTER_OTLP_ENDPOINT": collector, "OTEL_BSP_SCHEDULE_DELAY": "100"}
         agent = agent_server(tmp_path / "agent-data", tmp_path, **otel).start()
         try:
-            settings = Settings(relais_data_dir=tmp_path / "data", enable_orchestrator=True,
-                                external_agent_url=agent.url, otel_exporter_otlp_endpoint=collector)
-            assert tracing.setup_tracing("relais-chatbot", settings)
+            settings = AssistantSettings(enable_orchestrator=True, external_agent_url=agent.url).on(Settings(relais_data_dir=tmp_path / "data", otel_exporter_otlp_endpoint=collector))
+            assert tracing.setup_tracing("relais-chatbot", settings.kit)
             # an ALTER thread goes straight to the agent (no knowledge base needed)
             events = [e async for e in _orchestrator(settings).process_question(HANDOFF, "ALTER", thread_id="otlp-thread")]
             assert any(isinstance(e, InterruptEvent) for e in events)

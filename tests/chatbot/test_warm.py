@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from chatbot import warm
+from chatbot.settings import ChatbotSettings
 from cli.launcher import _wait_healthy
 from relais.settings import Settings
 
@@ -28,7 +29,7 @@ def test_warm_status_follows_each_step(monkeypatch: pytest.MonkeyPatch, tmp_path
 
     monkeypatch.setattr(knowledge.warmup, "warm_up", fake_warm_up)
     status: dict = {}
-    warm._warm(Settings(relais_data_dir=tmp_path, enable_orchestrator=False), status)
+    warm._warm(ChatbotSettings().on(Settings(relais_data_dir=tmp_path)), status)
     assert [s["step"] for s in seen] == ["loading the sentence encoder and the vector store", "loading the BM25 index"]
     assert [s["done"] for s in seen] == [0, 1]
     assert seen[0]["steps"] == knowledge.warmup.STEPS

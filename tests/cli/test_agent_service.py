@@ -12,9 +12,11 @@ import pytest
 from typer.testing import CliRunner
 
 from assistant.relais_client import ExternalAgentClient
+from assistant.settings import AssistantSettings
 from booking.store import BookingStore
 from cli.agent_service import Served, agent_app, open_agents
 from coach.service import create_app
+from coach.settings import CoachSettings
 from relais.events import AgentEvent, ErrorEvent, InterruptEvent, TextChunk
 from relais.settings import Settings
 from tests.servers import serve
@@ -29,7 +31,7 @@ def settings_for(data_dir: Path) -> Settings:
 def turn(base: str, message: str, thread: str, interrupt_id: str | None = None, user: str = "alice"
          ) -> list[AgentEvent]:
     async def run() -> list[AgentEvent]:
-        client = ExternalAgentClient(Settings(external_agent_url=base))
+        client = ExternalAgentClient(AssistantSettings(external_agent_url=base))
         try:
             return [e async for e in client.stream(message, user, [], thread, "en", interrupt_id=interrupt_id)]
         finally:
@@ -54,7 +56,7 @@ def rows(data_dir: Path) -> list[tuple[str, str, str]]:
 
 def service(data_dir: Path, served: Served = Served.ALL) -> Any:
     settings = settings_for(data_dir)
-    return serve(create_app(lambda: open_agents(settings, served), settings), ready_path="/health")
+    return serve(create_app(lambda: open_agents(settings, served), CoachSettings().on(settings)), ready_path="/health")
 
 
 def test_booking_goes_to_the_booking_agent_and_a_plan_to_the_coach(tmp_path: Path) -> None:

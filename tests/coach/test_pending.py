@@ -15,6 +15,7 @@ import pytest
 from coach.nutrition_rules import RuleBasedNutritionProvider
 from coach.runner import CoachRunner
 from coach.service import create_app
+from coach.settings import CoachSettings
 from relais.settings import Settings
 from tests.coach.conftest import SEED_TURNS
 from tests.coach.test_service import saved_state, turn
@@ -37,7 +38,7 @@ class SlowMeals(RuleBasedNutritionProvider):
 def app(db: Path, **graph: Any) -> Any:
     return create_app(
         lambda: CoachRunner.open(model=None, checkpoint_target=str(db), **graph),
-        Settings(external_agent_token=TOKEN),
+        CoachSettings().on(Settings(external_agent_token=TOKEN)),
     )
 
 

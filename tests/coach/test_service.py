@@ -16,6 +16,7 @@ from langgraph.checkpoint.sqlite import SqliteSaver
 from coach.graph import build_coach_graph
 from coach.runner import CoachRunner
 from coach.service import create_app
+from coach.settings import CoachSettings
 from relais.settings import Settings
 from relais.testing import ScriptedChatModel, tool_call
 from tests.coach.conftest import MEAT_AND_FISH, SEED_TURNS
@@ -71,7 +72,7 @@ def saved_state(db: Path, thread_id: str) -> dict[str, Any]:
 
 def test_three_seed_turns_over_sse_resume_the_same_thread(tmp_path: Path) -> None:
     db = tmp_path / "cp.db"
-    with serve(create_app(offline_factory(db), Settings()), ready_path="/health") as base:
+    with serve(create_app(offline_factory(db), CoachSettings()), ready_path="/health") as base:
         assert httpx.get(base + "/health").json() == {"status": "ok", "engine": "offline"}
         replies, sizes = [], []
         for text in SEED_TURNS:
@@ -101,7 +102,7 @@ def test_three_seed_turns_over_sse_resume_the_same_thread(tmp_path: Path) -> Non
 
 def test_thread_key_falls_back_to_user_id(tmp_path: Path) -> None:
     db = tmp_path / "cp.db"
-    with serve(create_app(offline_factory(db), Settings())) as base:
+    with serve(create_app(offline_factory(db), CoachSettings())) as base:
         turn(base, {"message": SEED_TURNS[0], "user_id": "alice", "conversation_history": []})
         events = turn(base, {"message": "Vegan", "user_id": "alice", "conversation_history": []})
         assert "vegan" in content(events).lower()
@@ -120,7 +121,7 @@ def test_error_inside_a_node_then_the_thread_still_works() -> None:
     async def factory() -> AsyncIterator[CoachRunner]:
         yield CoachRunner(build_coach_graph(model))
 
-    with serve(create_app(factory, Settings())) as base:
+    with serve(create_app(factory, CoachSettings())) as base:
         body = {
             "message": SEED_TURNS[0],
             "user_id": "u",
@@ -138,7 +139,7 @@ def test_error_inside_a_node_then_the_thread_still_works() -> None:
 
 
 def test_json_fallback(tmp_path: Path) -> None:
-    with serve(create_app(offline_factory(tmp_path / "cp.db"), Settings())) as base:
+    with serve(create_app(offline_factory(tmp_path / "cp.db"), CoachSettings())) as base:
         reply = httpx.post(
             base + "/assistant",
             json={"message": "I'm vegan, what should I eat?", "user_id": "u"},
@@ -171,7 +172,7 @@ def test_json_fallback(tmp_path: Path) -> None:
     ],
 )
 def test_bad_bodies_are_422_with_a_reason(tmp_path: Path, raw: bytes, reason: str) -> None:
-    with serve(create_app(offline_factory(tmp_path / "cp.db"), Settings())) as base:
+    with serve(create_app(offline_factory(tmp_path / "cp.db"), CoachSettings())) as base:
         reply = httpx.post(
             base + "/assistant", content=raw, headers={"Content-Type": "application/json"}
         )
@@ -182,7 +183,7 @@ def test_bearer_token_is_required_when_configured(tmp_path: Path) -> None:
     token = "tok-very-secret-123"
     body = {"message": "squats?", "user_id": "u"}
     with serve(
-        create_app(offline_factory(tmp_path / "cp.db"), Settings(external_agent_token=token))
+        create_app(offline_factory(tmp_path / "cp.db"), CoachSettings().on(Settings(external_agent_token=token)))
     ) as base:
         missing = httpx.post(base + "/assistant", json=body)
         wrong = httpx.post(base + "/assistant", json=body, headers={"Authorization": "Bearer nope"})
@@ -195,7 +196,7 @@ def test_bearer_token_is_required_when_configured(tmp_path: Path) -> None:
 
 def test_message_size_limit_is_413(tmp_path: Path) -> None:
     with serve(
-        create_app(offline_factory(tmp_path / "cp.db"), Settings(agent_max_message_chars=100))
+        create_app(offline_factory(tmp_path / "cp.db"), CoachSettings(agent_max_message_chars=100))
     ) as base:
         too_long = httpx.post(base + "/assistant", json={"message": "x" * 101, "user_id": "u"})
         huge = httpx.post(
@@ -214,7 +215,7 @@ def test_message_size_limit_is_413(tmp_path: Path) -> None:
 
 
 def test_rate_limit_is_429_per_client(tmp_path: Path) -> None:
-    settings = Settings(agent_rate_limit_per_minute=2, external_agent_token="tok-abcdef")
+    settings = CoachSettings(agent_rate_limit_per_minute=2).on(Settings(external_agent_token="tok-abcdef"))
     auth = {"Authorization": "Bearer tok-abcdef", "Accept": "application/json"}
     with serve(create_app(offline_factory(tmp_path / "cp.db"), settings)) as base:
         codes = [
@@ -238,7 +239,7 @@ def test_rate_limit_is_429_per_client(tmp_path: Path) -> None:
 
 
 def test_origins(tmp_path: Path) -> None:
-    settings = Settings(agent_allowed_origins="http://localhost:8000")
+    settings = CoachSettings(agent_allowed_origins="http://localhost:8000")
     body = {"message": "hi", "user_id": "u"}
     headers = {"Accept": "application/json"}
     with serve(create_app(offline_factory(tmp_path / "cp.db"), settings)) as base:
@@ -262,7 +263,7 @@ def test_origins(tmp_path: Path) -> None:
 
 
 def test_no_browser_origin_is_allowed_by_default(tmp_path: Path) -> None:
-    with serve(create_app(offline_factory(tmp_path / "cp.db"), Settings())) as base:
+    with serve(create_app(offline_factory(tmp_path / "cp.db"), CoachSettings())) as base:
         reply = httpx.post(
             base + "/assistant",
             json={"message": "hi", "user_id": "u"},

@@ -15,6 +15,7 @@ from starlette.requests import Request
 from starlette.responses import PlainTextResponse, Response
 from starlette.routing import Route
 
+from assistant.settings import AssistantSettings
 from handoff_audit.classifier import VerdictCode, classify
 from handoff_audit.forward import ForwardAudit, forward_receipt
 from handoff_audit.receipt import assert_no_content, content_problems
@@ -75,7 +76,6 @@ async def _forward(
     """What the orchestrator does on an ALTER decision, with the audit around each step."""
     from assistant.external_agent import ExternalAgentClient
     from relais.retry import RetryPolicy
-    from relais.settings import Settings
 
     thread_id = thread_id or str(uuid.uuid4())
     audit = ForwardAudit(thread_id=thread_id, turn=1, session_mode="NORMAL")
@@ -90,7 +90,7 @@ async def _forward(
         audit.persisted(before=None, after="ALTER")
     history: list[dict[str, str]] = []
     audit.sent(message=question, user_id="42", history=history, thread_id=thread_id)
-    client = ExternalAgentClient(Settings(external_agent_url=url), retry=RetryPolicy.no_wait(1))
+    client = ExternalAgentClient(AssistantSettings(external_agent_url=url), retry=RetryPolicy.no_wait(1))
     try:
         events = [
             e

@@ -11,7 +11,8 @@ from kb_update.graph import Components, EngineConfig
 from kb_update.markdown import paragraph_texts
 from kb_update.price_job import PriceChange, PriceChangeJob
 from kb_update.publish import knowledge_reingest
-from relais.settings import clear_settings_caches, get_settings
+from knowledge.settings import knowledge_settings
+from relais.settings import clear_settings_caches
 from tests.conftest import REPO_ROOT
 from tests.demo_index import demo_data_dir
 from tests.kb_update.conftest import Decisions, run_job
@@ -30,7 +31,7 @@ def test_price_change_on_the_demo_kb(tmp_path: Path, tmp_path_factory: pytest.Te
     # the copy's content is the demo KB's: its index is a copy of the suite's one ingest of it
     monkeypatch.setenv("RELAIS_DATA_DIR", str(demo_data_dir(tmp_path_factory, "demo-kb-update")))
     clear_settings_caches()
-    settings = get_settings()
+    settings = knowledge_settings()
     job = PriceChangeJob(PriceChange.parse("$10/month", "$12/month"))
     parts = Components.offline(job, reingest=knowledge_reingest(settings))
     decisions = Decisions()

@@ -10,7 +10,7 @@ from kb_update.markdown import paragraph_texts
 from kb_update.price_job import PriceChangeJob
 from kb_update.publish import knowledge_reingest
 from kb_update.splitter import split
-from relais.settings import get_settings
+from knowledge.settings import knowledge_settings
 from tests.kb_update.conftest import FIXTURE_KB, Decisions, snapshot
 
 QUESTION = "How much does the Base plan cost per month?"
@@ -34,7 +34,7 @@ def test_approve_changes_only_price_paragraphs_and_the_reindexed_answer_says_12(
         offline_run, kb: Path, job: PriceChangeJob) -> None:
     from knowledge.ingest import ingest_folder
 
-    settings = get_settings()
+    settings = knowledge_settings()
     ingest_folder(kb, settings, show_progress=False)
     assert "$10" in _answer(settings, QUESTION)
     price_paragraphs = {}

@@ -125,10 +125,11 @@ def indexed(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[object, 
     """(settings, KnowledgeBase) over the test KB, ingested once per test module."""
     from knowledge.ingest import ingest_folder
     from knowledge.retrieval import KnowledgeBase
+    from knowledge.settings import KnowledgeSettings
     from relais.settings import Settings
 
     root = tmp_path_factory.mktemp("indexed")
-    settings = Settings(relais_data_dir=root / "data", relais_kb_dir=write_kb(root / "kb"))
+    settings = KnowledgeSettings(relais_kb_dir=write_kb(root / "kb")).on(Settings(relais_data_dir=root / "data"))
     kb = KnowledgeBase(settings)
     ingest_folder(settings.relais_kb_dir, settings, show_progress=False, kb=kb)
     yield settings, kb

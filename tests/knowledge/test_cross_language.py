@@ -13,8 +13,8 @@ import pytest
 from knowledge.cross_language import document_languages, needs_cross_index
 from knowledge.ingest import ingest_folder
 from knowledge.retrieval import KnowledgeBase
+from knowledge.settings import KnowledgeSettings
 from relais.language import detect_language
-from relais.settings import Settings
 from tests.conftest import REPO_ROOT
 from tests.knowledge.indexed import indexed_kb
 
@@ -81,10 +81,10 @@ def test_the_twin_follows_changes_and_deletions(bilingual: KnowledgeBase, corpus
 
 
 def test_which_knowledge_bases_get_a_twin() -> None:
-    settings = Settings(relais_query_languages="en,fr")
+    settings = KnowledgeSettings(relais_query_languages="en,fr")
     assert needs_cross_index(settings, "minilm")
     assert not needs_cross_index(settings, "use-multilingual")  # it reads both already
-    assert not needs_cross_index(Settings(relais_query_languages="en"), "minilm")
+    assert not needs_cross_index(KnowledgeSettings(relais_query_languages="en"), "minilm")
     assert needs_cross_index(settings, "minilm", documents={"en", "fr"})  # MiniLM reads the French articles poorly
     assert needs_cross_index(settings, "minilm", documents={"en"})
     stats = {"en": {"count": 90}, "fr": {"count": 10}}

@@ -10,6 +10,7 @@ import pytest
 from knowledge.encoder_choice import choose_for_languages, indexed_model, resolve_model
 from knowledge.ingest import ingest_folder
 from knowledge.retrieval import KnowledgeBase
+from knowledge.settings import KnowledgeSettings
 from relais.settings import Settings
 from tests.knowledge.conftest import write_kb
 
@@ -38,8 +39,8 @@ def test_choice_by_share_of_non_english_chunks(languages: list[str], expected: s
     assert choose_for_languages(languages) == expected
 
 
-def _settings(tmp_path: Path, **overrides: object) -> Settings:
-    return Settings(relais_data_dir=tmp_path / "data", relais_kb_dir=tmp_path / "kb", **overrides)
+def _settings(tmp_path: Path, **overrides: object) -> KnowledgeSettings:
+    return KnowledgeSettings(relais_kb_dir=tmp_path / "kb", **overrides).on(Settings(relais_data_dir=tmp_path / "data"))
 
 
 def test_a_french_knowledge_base_gets_the_multilingual_encoder_and_keeps_it(tmp_path: Path) -> None:

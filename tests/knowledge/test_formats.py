@@ -14,6 +14,7 @@ from knowledge.errors import LoaderError
 from knowledge.ingest import ingest_folder
 from knowledge.loaders import load_document
 from knowledge.retrieval import KnowledgeBase
+from knowledge.settings import KnowledgeSettings
 from relais.settings import Settings
 from tests.conftest import REPO_ROOT
 
@@ -120,7 +121,7 @@ def test_blocks_of_a_mixed_body() -> None:
 
 
 def test_ingest_reports_every_kind_and_titles_tell_pages_apart(tmp_path: Path) -> None:
-    settings = Settings(relais_data_dir=tmp_path / "data", relais_kb_dir=CORPUS, relais_embedding_model="minilm")
+    settings = KnowledgeSettings(relais_kb_dir=CORPUS, relais_embedding_model="minilm").on(Settings(relais_data_dir=tmp_path / "data"))
     kb = KnowledgeBase(settings)
     report = ingest_folder(CORPUS, settings, show_progress=False, kb=kb)
     assert sorted(Path(p).suffix for p in report.indexed) == [".docx", ".html", ".md", ".md", ".mdx", ".mdx", ".rst", ".txt"]
@@ -139,9 +140,9 @@ def test_extra_suffixes_map_to_a_builtin_loader(tmp_path: Path) -> None:
     folder.mkdir()
     (folder / "guide.mdoc").write_text("# Guide\n\nTasks run on workers.\n", encoding="utf-8")
     (folder / "notes.md").write_text("# Notes\n\nHello.\n", encoding="utf-8")
-    plain = Settings(relais_data_dir=tmp_path / "a", relais_embedding_model="minilm")
+    plain = KnowledgeSettings(relais_embedding_model="minilm").on(Settings(relais_data_dir=tmp_path / "a"))
     report = ingest_folder(folder, plain, show_progress=False)
     assert report.indexed == ["notes.md"] and report.not_indexed == {".mdoc": 1}
-    mapped = Settings(relais_data_dir=tmp_path / "b", relais_embedding_model="minilm", relais_kb_extensions="mdoc=md")
+    mapped = KnowledgeSettings(relais_embedding_model="minilm", relais_kb_extensions="mdoc=md").on(Settings(relais_data_dir=tmp_path / "b"))
     assert mapped.kb_extensions == {".mdoc": ".md"}
     assert sorted(ingest_folder(folder, mapped, show_progress=False).indexed) == ["guide.mdoc", "notes.md"]

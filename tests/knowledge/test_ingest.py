@@ -11,6 +11,7 @@ from knowledge.errors import KnowledgeBaseMissing, StoreUnavailable
 from knowledge.ingest import ingest_folder
 from knowledge.lexical import LexicalIndex
 from knowledge.retrieval import KnowledgeBase
+from knowledge.settings import KnowledgeSettings
 from relais.embeddings import get_embedder
 from relais.settings import Settings
 from tests.knowledge.conftest import ARTICLES
@@ -33,11 +34,11 @@ class CountingEmbedder:
 
 
 @pytest.fixture
-def settings(tmp_path: Path) -> Settings:
-    return Settings(relais_data_dir=tmp_path / "data", relais_kb_dir=tmp_path / "kb")
+def settings(tmp_path: Path) -> KnowledgeSettings:
+    return KnowledgeSettings(relais_kb_dir=tmp_path / "kb").on(Settings(relais_data_dir=tmp_path / "data"))
 
 
-def _consistent(kb: KnowledgeBase, settings: Settings) -> set[str]:
+def _consistent(kb: KnowledgeBase, settings: KnowledgeSettings) -> set[str]:
     """Dense ids == lexical ids == manifest ids; returns the indexed sources."""
     dense_ids = set(kb.store.ids())
     lexical = LexicalIndex.load(kb.lexical_dir)
@@ -48,7 +49,7 @@ def _consistent(kb: KnowledgeBase, settings: Settings) -> set[str]:
     return {cid.rsplit("#", 1)[0] for cid in dense_ids}
 
 
-def test_add_change_delete_and_failed_file(kb_folder: Path, settings: Settings) -> None:
+def test_add_change_delete_and_failed_file(kb_folder: Path, settings: KnowledgeSettings) -> None:
     embedder = CountingEmbedder()
     kb = KnowledgeBase(settings, embedder=embedder)
 
@@ -86,7 +87,7 @@ def test_add_change_delete_and_failed_file(kb_folder: Path, settings: Settings) 
         assert all(h.source != "cancellation.md" for h in kb.search("cancel subscription", 10, mode))
 
 
-def test_a_file_that_stops_parsing_leaves_nothing_stale(kb_folder: Path, settings: Settings) -> None:
+def test_a_file_that_stops_parsing_leaves_nothing_stale(kb_folder: Path, settings: KnowledgeSettings) -> None:
     kb = KnowledgeBase(settings)
     ingest_folder(kb_folder, settings, show_progress=False, kb=kb)
     (kb_folder / "remboursements.md").write_bytes("Remboursé".encode("latin-1"))
@@ -95,7 +96,7 @@ def test_a_file_that_stops_parsing_leaves_nothing_stale(kb_folder: Path, setting
     assert "remboursements.md" not in _consistent(kb, settings)
 
 
-def test_paths_reindex_only_those_files(kb_folder: Path, settings: Settings) -> None:
+def test_paths_reindex_only_those_files(kb_folder: Path, settings: KnowledgeSettings) -> None:
     kb = KnowledgeBase(settings)
     ingest_folder(kb_folder, settings, show_progress=False, kb=kb)
     (kb_folder / "freeze.md").write_text("# Freezing\n\nFreeze for up to six months.\n", encoding="utf-8")
@@ -110,7 +111,7 @@ def test_paths_reindex_only_those_files(kb_folder: Path, settings: Settings) -> 
     assert wearables and "Polar" not in wearables[0].text  # not in `paths`: left as it was
 
 
-def test_missing_or_empty_folder_says_how_to_ingest(tmp_path: Path, settings: Settings) -> None:
+def test_missing_or_empty_folder_says_how_to_ingest(tmp_path: Path, settings: KnowledgeSettings) -> None:
     with pytest.raises(KnowledgeBaseMissing, match="relais ingest"):
         ingest_folder(tmp_path / "nope", settings, show_progress=False)
     (tmp_path / "empty").mkdir()
@@ -125,12 +126,12 @@ def test_unwritable_chroma_dir_is_a_clear_error(kb_folder: Path, tmp_path: Path)
     data = tmp_path / "data"
     data.mkdir()
     (data / "chroma").write_text("a file where the Chroma folder should be")
-    settings = Settings(relais_data_dir=data)
+    settings = KnowledgeSettings().on(Settings(relais_data_dir=data))
     with pytest.raises(StoreUnavailable, match="not writable.*RELAIS_DATA_DIR"):
         KnowledgeBase(settings)
 
 
-def test_changing_chunking_rebuilds_the_index(kb_folder: Path, settings: Settings) -> None:
+def test_changing_chunking_rebuilds_the_index(kb_folder: Path, settings: KnowledgeSettings) -> None:
     kb = KnowledgeBase(settings)
     ingest_folder(kb_folder, settings, show_progress=False, kb=kb)
     small = settings.model_copy(update={"chunk_size": 120, "chunk_overlap": 20})

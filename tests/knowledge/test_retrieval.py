@@ -94,9 +94,10 @@ def test_rrf_config_also_works(indexed) -> None:
 
 
 def test_empty_knowledge_base(tmp_path) -> None:
+    from knowledge.settings import KnowledgeSettings
     from relais.settings import Settings
 
-    kb = KnowledgeBase(Settings(relais_data_dir=tmp_path / "empty"))
+    kb = KnowledgeBase(KnowledgeSettings().on(Settings(relais_data_dir=tmp_path / "empty")))
     assert kb.is_empty() and kb.search("base plan") == []
 
 

@@ -12,12 +12,13 @@ import pytest
 from knowledge.errors import StoreUnavailable
 from knowledge.ingest import ingest_folder
 from knowledge.retrieval import KnowledgeBase
+from knowledge.settings import KnowledgeSettings
 from relais.settings import Settings
 from tests.conftest import free_port
 
 
 def test_unreachable_chroma_server_is_a_clear_error(tmp_path: Path) -> None:
-    settings = Settings(relais_data_dir=tmp_path, chroma_host="127.0.0.1", chroma_port=free_port())
+    settings = KnowledgeSettings(chroma_host="127.0.0.1", chroma_port=free_port()).on(Settings(relais_data_dir=tmp_path))
     with pytest.raises(StoreUnavailable, match="unreachable.*CHROMA_HOST"):
         KnowledgeBase(settings)
 
@@ -44,13 +45,13 @@ def test_chroma_server_backend(tmp_path: Path, kb_folder: Path) -> None:
                 pass
             assert time.monotonic() < deadline and server.poll() is None, "chroma server did not start"
             time.sleep(0.3)
-        settings = Settings(relais_data_dir=tmp_path / "node1", chroma_host="127.0.0.1", chroma_port=port)
+        settings = KnowledgeSettings(chroma_host="127.0.0.1", chroma_port=port).on(Settings(relais_data_dir=tmp_path / "node1"))
         kb = KnowledgeBase(settings)
         report = ingest_folder(kb_folder, settings, show_progress=False, kb=kb)
         assert report.total_chunks > 0
         assert not (tmp_path / "node1" / "chroma").exists()  # nothing stored locally
         # a second app node with its own data dir sees the same collection
-        other = KnowledgeBase(Settings(relais_data_dir=tmp_path / "node2", chroma_host="127.0.0.1", chroma_port=port))
+        other = KnowledgeBase(KnowledgeSettings(chroma_host="127.0.0.1", chroma_port=port).on(Settings(relais_data_dir=tmp_path / "node2")))
         hits = other.search("How much does the base plan cost?")
         assert hits and hits[0].source == "plans-and-pricing.md"
     finally:

@@ -12,6 +12,7 @@ import pytest
 from knowledge.extractive import extractive_answer
 from knowledge.ingest import ingest_folder
 from knowledge.retrieval import KnowledgeBase
+from knowledge.settings import KnowledgeSettings
 from knowledge.unit_cache import prefill_once, prefill_unit_vectors, unit_texts
 from relais.settings import Settings
 from tests.knowledge.conftest import QUESTIONS, write_kb
@@ -92,8 +93,7 @@ def test_ingest_leaves_the_prefill_to_the_app_by_default(tmp_path: Path,
     folder.mkdir()
     (folder / "plans.md").write_text("# Plans\n\nThe base plan costs $10/month. It includes the exercise library.\n\n"
                                      "## Premium\nPremium costs $25/month; it adds meal plans.\n", encoding="utf-8")
-    config = Settings(relais_data_dir=tmp_path / "data", relais_kb_dir=folder, relais_query_languages="en",
-                      relais_embedding_model="minilm")
+    config = KnowledgeSettings(relais_kb_dir=folder, relais_query_languages="en", relais_embedding_model="minilm").on(Settings(relais_data_dir=tmp_path / "data"))
     base = KnowledgeBase(config)
     report = ingest_folder(folder, config, show_progress=False, kb=base)
     assert not any(name.startswith("Composer sentences") for name in report.phases)

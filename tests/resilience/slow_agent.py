@@ -57,6 +57,7 @@ def main() -> None:
 
     from coach.runner import CoachRunner
     from coach.service import create_app
+    from coach.settings import CoachSettings
     from relais.logging import configure_logging
     from relais.settings import get_settings, secret_values
 
@@ -67,7 +68,8 @@ def main() -> None:
     args = parser.parse_args()
     settings = get_settings()
     configure_logging(settings.relais_log_level, secret_values(settings))
-    app = create_app(lambda: CoachRunner.open(model=coach_model(args.delay), settings=settings), settings=settings)
+    app = create_app(lambda: CoachRunner.open(model=coach_model(args.delay), settings=settings),
+                     settings=CoachSettings().on(settings))
     uvicorn.run(app, host=args.host, port=args.port, log_level="info")
 
 

@@ -25,6 +25,9 @@ from httpx_sse import aconnect_sse
 from langchain_core.messages import BaseMessage, ToolMessage
 
 from assistant.i18n import MESSAGES, translate
+from assistant.settings import AssistantSettings
+from coach.settings import CoachSettings
+from knowledge.settings import KnowledgeSettings
 from relais.events import (
     DoneEvent,
     ErrorEvent,
@@ -110,13 +113,13 @@ def kb_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def knowledge_base(kb_dir: Path) -> Any:
     from knowledge.retrieval import KnowledgeBase
 
-    return KnowledgeBase(Settings(relais_data_dir=kb_dir))
+    return KnowledgeBase(KnowledgeSettings().on(Settings(relais_data_dir=kb_dir)))
 
 
 def orchestrator(kb_dir: Path, knowledge_base: Any, model: Any, *, enabled: bool = True) -> Any:
     from assistant.orchestrator import Orchestrator
 
-    settings = Settings(relais_data_dir=kb_dir, enable_orchestrator=enabled)
+    settings = AssistantSettings(enable_orchestrator=enabled).on(Settings(relais_data_dir=kb_dir))
     return Orchestrator(settings=settings, model=model, knowledge_base=knowledge_base, model_resolved=True,
                         retry=NO_WAIT)
 
@@ -270,7 +273,7 @@ async def test_coach_service_reports_a_failing_provider_and_keeps_the_thread(tmp
     ckpt = _ckpt(tmp_path)
     app = create_app(lambda: CoachRunner.open(model=provider.model, checkpoint_target=ckpt, settings=settings,
                                                 retry=NO_WAIT),
-                     settings=settings)
+                     settings=CoachSettings().on(settings))
     body = {"message": COACH_1["en"], "user_id": "alice", "conversation_history": [], "thread_id": "svc-1"}
     with serve(app, ready_path="/health") as base_url:
         async with httpx.AsyncClient(timeout=30) as http:
@@ -280,7 +283,7 @@ async def test_coach_service_reports_a_failing_provider_and_keeps_the_thread(tmp
             async with aconnect_sse(http, "POST", base_url + "/assistant",
                                     json={**body, "message": COACH_2["en"]}) as source:
                 failed = [(sse.event, sse.data) async for sse in source.aiter_sse()]
-        client = ExternalAgentClient(Settings(relais_data_dir=tmp_path, external_agent_url=base_url))
+        client = ExternalAgentClient(AssistantSettings(external_agent_url=base_url).on(Settings(relais_data_dir=tmp_path)))
         relayed = await collect(client.stream(COACH_2["en"], "alice", [], thread_id="svc-1", language="en"))
         await client.aclose()
 

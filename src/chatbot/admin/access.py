@@ -14,18 +14,18 @@ from typing import Any
 from fastapi import HTTPException
 from starlette.requests import Request
 
-from relais.settings import Settings, get_settings
+from chatbot.settings import ChatbotSettings, chatbot_settings
 
 LOGIN_PAGE = "/login"
 
 
-def is_admin(user: Any, settings: Settings | None = None) -> bool:
+def is_admin(user: Any, settings: ChatbotSettings | None = None) -> bool:
     """True when `user` (a Chainlit user, or None) is named in the admin setting."""
     identifier = getattr(user, "identifier", None)
-    return bool(identifier) and identifier in (settings or get_settings()).admins
+    return bool(identifier) and identifier in (settings or chatbot_settings()).admins
 
 
-def check_admin(user: Any, settings: Settings | None = None) -> Any:
+def check_admin(user: Any, settings: ChatbotSettings | None = None) -> Any:
     """Return the user if admin; raise 401 when nobody is logged in, 403 for anyone else."""
     if user is None or not getattr(user, "identifier", None):
         raise HTTPException(status_code=401, detail="login required")

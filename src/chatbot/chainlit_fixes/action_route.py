@@ -33,7 +33,7 @@ from starlette.responses import JSONResponse, Response
 
 from assistant import i18n
 from chatbot.chainlit_fixes import session_router
-from relais.settings import get_settings
+from chatbot.settings import chatbot_settings
 
 logger = logging.getLogger(__name__)
 
@@ -105,7 +105,7 @@ async def call_action(request: Request, current_user: UserParam) -> Response:
     except ValueError:
         return JSONResponse(status_code=422, content={"detail": "expected {sessionId, action}"})
     started = time.monotonic()
-    where, found = await wait_for_session(payload.sessionId, get_settings().relais_action_wait_s)
+    where, found = await wait_for_session(payload.sessionId, chatbot_settings().relais_action_wait_s)
     if where == "remote" and not session_router.forwarded(request.scope):
         status, headers, content = await session_router.forward_call(request.scope, body, found)
         out = {k.decode("latin-1"): v.decode("latin-1") for k, v in headers if k.lower() != b"content-length"}

@@ -22,7 +22,7 @@ import json
 import os
 from typing import Any
 
-from relais.settings import Settings
+from chatbot.settings import ChatbotSettings
 
 _client_address: contextvars.ContextVar[str | None] = contextvars.ContextVar("relais_client_address", default=None)
 _replacement: contextvars.ContextVar[dict | None] = contextvars.ContextVar("relais_replacement", default=None)
@@ -49,7 +49,7 @@ async def _send_replacement(send: Any, slot: dict) -> None:
     await send({"type": "http.response.body", "body": body})
 
 
-def trust_proxies(settings: Settings) -> None:
+def trust_proxies(settings: ChatbotSettings) -> None:
     """Tell uvicorn which peers' forwarded headers to honour (none unless configured)."""
     os.environ["FORWARDED_ALLOW_IPS"] = ",".join(
         p.strip() for p in settings.relais_trusted_proxies.split(",") if p.strip())

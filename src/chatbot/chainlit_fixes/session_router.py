@@ -25,7 +25,7 @@ import httpx
 from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from relais.settings import Settings
+from chatbot.settings import ChatbotSettings
 
 logger = logging.getLogger(__name__)
 
@@ -39,7 +39,7 @@ MAX_BODY = 1_000_000
 _installed: tuple[Callable[[], SessionDirectory], str] | None = None  # (directory, this instance's url)
 
 
-def instance_url(settings: Settings) -> str:
+def instance_url(settings: ChatbotSettings) -> str:
     """How the other instances reach this one (the setting, else the address it listens on)."""
     if settings.relais_instance_url:
         return settings.relais_instance_url.rstrip("/")
@@ -196,7 +196,7 @@ def _replay(body: bytes) -> Any:
     return receive
 
 
-def install(app: Any, sio: Any, engine: Callable[[], AsyncEngine], settings: Settings) -> None:
+def install(app: Any, sio: Any, engine: Callable[[], AsyncEngine], settings: ChatbotSettings) -> None:
     """Record sessions at socket connect; forward session-bound calls (idempotent)."""
     if any(getattr(m, "cls", None) is SessionRouterMiddleware for m in app.user_middleware):
         return

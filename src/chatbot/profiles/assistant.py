@@ -17,6 +17,7 @@ from assistant.orchestrator import get_orchestrator
 from chatbot.feedback import COACH, HELP_CENTER
 from chatbot.profiles._turn import accept, echo_choice, user_language
 from chatbot.session import history_from_steps, mode_from_thread
+from chatbot.settings import chatbot_settings
 from chatbot.thread_mode import read_thread_mode, write_alter_mode
 from chatbot.ui.interrupts import EDIT_CHOICE, edit_help
 from chatbot.ui.pending import (
@@ -36,7 +37,7 @@ from handoff_audit.recorder import ReceiptStore
 from handoff_audit.render import render_markdown, verdict_line
 from relais.approvals import is_decision_reply
 from relais.events import ModeEvent
-from relais.settings import get_settings, secret_values
+from relais.settings import secret_values
 
 logger = logging.getLogger(__name__)
 
@@ -126,7 +127,7 @@ async def _show_receipts(thread_id: str, since: datetime) -> None:
     """For demos only (`RELAIS_AUDIT_IN_CHAT`): the turn's handoffs in one collapsed step, one
     line each (verdict → destination) with the boundaries folded under it. Operators read
     receipts on the admin page; end users see nothing of them by default."""
-    if not get_settings().relais_audit_in_chat:
+    if not chatbot_settings().relais_audit_in_chat:
         return
     rows = await asyncio.to_thread(lambda: receipt_store().list(thread_id, since=since.isoformat()))
     if not rows:

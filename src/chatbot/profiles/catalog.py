@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 import chainlit as cl
 
-from relais.settings import Settings
+from assistant.settings import AssistantSettings
 
 ASSISTANT, COACH, DEBATE, KB_UPDATE = "Assistant", "Coach", "Debate", "Knowledge update"
 
@@ -149,15 +149,15 @@ _EXTRA = {
 }
 
 
-def _has_model(settings: Settings) -> bool:
+def _has_model(settings: AssistantSettings) -> bool:
     """A model for the debate: the app's (Mistral, RELAIS_MODEL) or the debate's own."""
     from debate.config import DebateConfig
     from relais.models import is_offline
 
-    return not is_offline(settings) or bool(DebateConfig.load().model_name)
+    return not is_offline(settings.kit) or bool(DebateConfig.load().model_name)
 
 
-def welcome(profile: Profile, lang: str, settings: Settings) -> str:
+def welcome(profile: Profile, lang: str, settings: AssistantSettings) -> str:
     text = profile.welcome[lang]
     if profile.name == ASSISTANT and settings.enable_orchestrator:
         text += _EXTRA["handoff"][lang]
@@ -166,7 +166,7 @@ def welcome(profile: Profile, lang: str, settings: Settings) -> str:
     return text
 
 
-def display_name(profile: Profile, lang: str, settings: Settings) -> str:
+def display_name(profile: Profile, lang: str, settings: AssistantSettings) -> str:
     name = profile.display[lang]
     if profile.name == DEBATE and not _has_model(settings):
         name += f" ({_EXTRA['needs_model'][lang]})"
@@ -178,7 +178,7 @@ def starters_for(name: str, language: str | None) -> list[cl.Starter]:
     return [cl.Starter(label=label, message=text) for label, text in profile.starters.get(lang_of(language), [])]
 
 
-def chat_profiles(language: str | None, settings: Settings) -> list[cl.ChatProfile]:
+def chat_profiles(language: str | None, settings: AssistantSettings) -> list[cl.ChatProfile]:
     """Every profile, named and welcomed in the user's language, with its own starters."""
     lang = lang_of(language)
     return [

@@ -136,9 +136,9 @@ def test_access_rule_unit() -> None:
     from fastapi import HTTPException
 
     from chatbot.admin.access import check_admin, is_admin
-    from relais.settings import Settings
+    from chatbot.settings import ChatbotSettings
 
-    settings = Settings(relais_admins=" alice , carol ")
+    settings = ChatbotSettings(relais_admins=" alice , carol ")
 
     class User:
         def __init__(self, identifier: str) -> None:
@@ -151,6 +151,6 @@ def test_access_rule_unit() -> None:
             check_admin(user, settings)
         assert err.value.status_code == status
     assert check_admin(User("alice"), settings).identifier == "alice"
-    assert Settings().admins == frozenset()  # nobody is admin unless named
+    assert ChatbotSettings().admins == frozenset()  # nobody is admin unless named
 
 
