@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Literal
+from typing import Annotated, Literal
 
-from pydantic import Field, SecretStr, field_validator
+from pydantic import Field, SecretStr
 
-from relais.settings import PackageSettings, blank_is_none, cached_settings
+from relais.settings import BlankIsNone, PackageSettings, cached_settings
 
 
 class AssistantSettings(PackageSettings):
@@ -31,14 +31,9 @@ class AssistantSettings(PackageSettings):
     external_agent_assistant: str = Field(
         "agent", description="LangGraph protocol: the assistant (graph id or assistant id) threads run on."
     )
-    external_agent_api_key: SecretStr | None = Field(
+    external_agent_api_key: Annotated[SecretStr | None, BlankIsNone] = Field(
         None, description="LangGraph protocol: sent as x-api-key (LangGraph Platform); the token goes as a bearer."
     )
-
-    @field_validator("external_agent_api_key", mode="before")
-    @classmethod
-    def _blank_is_none(cls, value: object) -> object:
-        return blank_is_none(value)
 
 
 assistant_settings = cached_settings(AssistantSettings)

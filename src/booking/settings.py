@@ -3,21 +3,17 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Annotated
 
-from pydantic import Field, field_validator
+from pydantic import Field
 
-from relais.settings import PackageSettings, blank_is_none, cached_settings
+from relais.settings import BlankIsNone, PackageSettings, cached_settings
 
 
 class BookingSettings(PackageSettings):
     """Settings of `booking`."""
 
-    booking_db_path: Path | None = Field(None, description="The booking agent's store (default <data dir>/bookings.db).")
-
-    @field_validator("booking_db_path", mode="before")
-    @classmethod
-    def _blank_is_none(cls, value: object) -> object:
-        return blank_is_none(value)
+    booking_db_path: Annotated[Path | None, BlankIsNone] = Field(None, description="The booking agent's store (default <data dir>/bookings.db).")
 
     @property
     def store_path(self) -> Path:

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
-from pydantic import Field, SecretStr, field_validator
+from typing import Annotated
 
-from relais.settings import PackageSettings, blank_is_none, cached_settings
+from pydantic import Field, SecretStr
+
+from relais.settings import BlankIsNone, PackageSettings, cached_settings
 
 
 class ChatbotSettings(PackageSettings):
@@ -12,8 +14,8 @@ class ChatbotSettings(PackageSettings):
 
     app_host: str = "127.0.0.1"
     app_port: int = 8000
-    chainlit_auth_secret: SecretStr | None = None
-    relais_api_token: SecretStr | None = Field(
+    chainlit_auth_secret: Annotated[SecretStr | None, BlankIsNone] = None
+    relais_api_token: Annotated[SecretStr | None, BlankIsNone] = Field(
         None, description="Bearer token of POST /relais/api/ask; default: generated in RELAIS_DATA_DIR."
     )
     relais_users: SecretStr = Field(
@@ -44,11 +46,6 @@ class ChatbotSettings(PackageSettings):
     relais_warm_start: bool = Field(
         True, description="Load encoders, Chroma and BM25 at app start, before /relais/ready says ready."
     )
-
-    @field_validator("chainlit_auth_secret", "relais_api_token", mode="before")
-    @classmethod
-    def _blank_is_none(cls, value: object) -> object:
-        return blank_is_none(value)
 
     @property
     def admins(self) -> frozenset[str]:

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Literal
+from typing import Annotated, Literal
 
-from pydantic import Field, field_validator
+from pydantic import Field
 
-from relais.settings import PackageSettings, blank_is_none, cached_settings
+from relais.settings import BlankIsNone, PackageSettings, cached_settings
 
 AUTO = "auto"  # the encoder follows the documents' language (`knowledge.encoder_choice`)
 
@@ -24,7 +24,7 @@ class KnowledgeSettings(PackageSettings):
         "en,fr", description="Languages people ask in (default: the UI's); others than the encoder reads get a multilingual index."
     )
 
-    chroma_host: str | None = None
+    chroma_host: Annotated[str | None, BlankIsNone] = None
     chroma_port: int = 8000
     relais_collection: str = "relais_kb"
     retrieval_mode: Literal["hybrid", "dense", "bm25"] = "hybrid"
@@ -45,11 +45,6 @@ class KnowledgeSettings(PackageSettings):
         0.0, description="Seconds an ingest may spend encoding the answer composer's sentences in advance; "
         "0 = off (the app encodes them in the background once its warm start is done).",
     )
-
-    @field_validator("chroma_host", mode="before")
-    @classmethod
-    def _blank_is_none(cls, value: object) -> object:
-        return blank_is_none(value)
 
     @property
     def chroma_dir(self) -> Path:

@@ -11,15 +11,18 @@ from __future__ import annotations
 from collections.abc import Callable
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Self, TypeVar
+from typing import Annotated, Any, Self, TypeVar
 
-from pydantic import Field, PrivateAttr, SecretStr, field_validator
+from pydantic import BeforeValidator, Field, PrivateAttr, SecretStr
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 
 def blank_is_none(value: object) -> object:
     """An empty or blank value means unset (a `.env` line `KEY=` left empty)."""
     return None if isinstance(value, str) and not value.strip() else value
+
+
+BlankIsNone = BeforeValidator(blank_is_none)  # `Annotated[str | None, BlankIsNone]`: `KEY=` is unset
 
 
 class SettingsBase(BaseSettings):
@@ -53,9 +56,9 @@ class Settings(SettingsBase):
     relais_log_level: str = "INFO"
 
     # --- models -------------------------------------------------------------------------
-    mistral_api_key: SecretStr | None = None
+    mistral_api_key: Annotated[SecretStr | None, BlankIsNone] = None
     mistral_model: str = "mistral-small-latest"
-    relais_model: str | None = Field(None, description="Any init_chat_model id: provider:model.")
+    relais_model: Annotated[str | None, BlankIsNone] = Field(None, description="Any init_chat_model id: provider:model.")
     relais_temperature: float = 0.0
     llm_timeout_s: float = 60.0
     llm_max_retries: int = 3
@@ -64,11 +67,11 @@ class Settings(SettingsBase):
     )
 
     # --- persistence ----------------------------------------------------------------------
-    database_url: str | None = Field(None, description="Chainlit data layer; default SQLite.")
-    checkpoint_url: str | None = Field(None, description="LangGraph checkpointer; default SQLite.")
+    database_url: Annotated[str | None, BlankIsNone] = Field(None, description="Chainlit data layer; default SQLite.")
+    checkpoint_url: Annotated[str | None, BlankIsNone] = Field(None, description="LangGraph checkpointer; default SQLite.")
 
     # --- the agent protocol: its client (assistant) and its service (coach) share the token ---
-    external_agent_token: SecretStr | None = None
+    external_agent_token: Annotated[SecretStr | None, BlankIsNone] = None
 
     # --- tracing (OpenTelemetry; off unless an endpoint is set) -----------------------------
     otel_exporter_otlp_endpoint: str | None = Field(
@@ -77,12 +80,6 @@ class Settings(SettingsBase):
     otel_exporter_otlp_headers: SecretStr | None = Field(
         None, description="Headers for the collector, 'key=value,key2=value2' (e.g. an Authorization)."
     )
-
-    @field_validator("mistral_api_key", "external_agent_token", "relais_model", "database_url",
-                     "checkpoint_url", mode="before")
-    @classmethod
-    def _blank_is_none(cls, value: object) -> object:
-        return blank_is_none(value)
 
     # --- derived paths --------------------------------------------------------------------
     @property

@@ -46,7 +46,7 @@ def test_junk_set_is_all_normal_offline() -> None:
 
 
 def test_the_guard_never_blocks_a_heldout_request() -> None:
-    guard = get_input_guard(Settings())
+    guard = get_input_guard(AssistantSettings())
     blocked = [r["text"] for r in rows("intents_heldout.jsonl") if r["label"] == "ALTER" and not guard.assess(r["text"]).has_content]
     assert blocked == []
 

@@ -177,7 +177,7 @@ async def test_a_5xx_is_the_usual_localised_error() -> None:
 def test_the_protocol_setting_chooses_the_client(monkeypatch: pytest.MonkeyPatch) -> None:
     from assistant.external_agent import ExternalAgentClient, make_client
 
-    assert isinstance(make_client(Settings()), ExternalAgentClient)
+    assert isinstance(make_client(AssistantSettings()), ExternalAgentClient)
     langgraph = make_client(AssistantSettings(external_agent_protocol="langgraph", external_agent_assistant="coach", external_agent_api_key="k-123").on(Settings(external_agent_token="t-456")))
     assert isinstance(langgraph, LangGraphAgentClient) and langgraph.assistant == "coach"
     assert langgraph._headers["x-api-key"] == "k-123" and langgraph._headers["Authorization"] == "Bearer t-456"

@@ -27,7 +27,7 @@ def test_empty_and_huge_questions() -> None:
 
 
 async def test_empty_knowledge_base_says_how_to_ingest(tmp_path: Path) -> None:
-    settings = Settings(relais_data_dir=tmp_path / "empty")
+    settings = AssistantSettings().on(Settings(relais_data_dir=tmp_path / "empty"))
     orchestrator = Orchestrator(settings=settings, model=None, model_resolved=True, retry=RetryPolicy.no_wait(1))
     events = [e async for e in orchestrator.process_question("How much is premium?", None)]
     errors = [e for e in events if isinstance(e, ErrorEvent)]

@@ -97,7 +97,7 @@ def test_an_answer_in_the_model_path_is_checked_for_fragments(helpcenter: Settin
 
 
 def test_an_empty_base_is_an_error_not_a_decline(tmp_path: Path) -> None:
-    settings = Settings(relais_data_dir=tmp_path / "empty")
+    settings = AssistantSettings().on(Settings(relais_data_dir=tmp_path / "empty"))
     answer = turn_answerer(Orchestrator(settings=settings, model=ScriptedChatModel(["x"]), model_resolved=True,
                                         retry=RetryPolicy.no_wait(1)))
     with pytest.raises(RuntimeError, match="relais ingest"):

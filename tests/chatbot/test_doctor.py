@@ -31,7 +31,8 @@ def closed_port() -> int:
 
 
 def test_a_fresh_local_setup_passes_the_start_checks(tmp_path: Path) -> None:
-    checks = by_name(run_checks(Settings(relais_data_dir=tmp_path / "data"), "127.0.0.1", at_start=True))
+    checks = by_name(run_checks(ChatbotSettings().on(Settings(relais_data_dir=tmp_path / "data")), "127.0.0.1",
+                                at_start=True))
     assert {c.status for c in checks.values()} == {"ok"}, [c.line() for c in checks.values()]
     assert "created at first start" in checks["chat database"].detail
     assert "files present" in checks["encoder"].detail and "offline engine" in checks["model"].detail
