@@ -164,7 +164,7 @@ def ingest_folder(folder: Path | None = None, settings: KnowledgeSettings | None
     return report
 
 
-def _supported_files(folder: Path, settings: Settings, *, whole_folder: bool) -> tuple[dict[str, Path], list[str]]:
+def _supported_files(folder: Path, settings: KnowledgeSettings, *, whole_folder: bool) -> tuple[dict[str, Path], list[str]]:
     """The folder's supported files by relative path, and the kinds it holds that cannot be indexed;
     a missing folder, or one with nothing to index when the whole folder is asked for, is an error
     that says how to ingest."""
@@ -182,7 +182,7 @@ def _supported_files(folder: Path, settings: Settings, *, whole_folder: bool) ->
     return present, unsupported
 
 
-def _open_manifest(kb: KnowledgeBase, settings: Settings,
+def _open_manifest(kb: KnowledgeBase, settings: KnowledgeSettings,
                    paths: list[Path] | None) -> tuple[Manifest, list[Path] | None]:
     """The store's manifest, started over (store emptied, every file to index again: `paths` becomes
     None) when the encoder or the chunking changed, since vectors would not be comparable."""
