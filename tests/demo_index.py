@@ -38,9 +38,13 @@ def _kb_fingerprint() -> str:
 
 def ingested_template(cache_root: Path) -> Path:
     """A data dir holding the demo KB's index, ingested by the real CLI once per KB content."""
-    target = cache_root / f"relais-ingested-kb-{_kb_fingerprint()}"
-    # one builder at a time: pytest-xdist's workers (and concurrent runs) wait for the first one
-    with FileLock(str(cache_root / ".relais-ingested-kb.lock")):
+    fingerprint = _kb_fingerprint()
+    target = cache_root / f"relais-ingested-kb-{fingerprint}"
+    if (target / ".complete").exists():  # built: no lock to wait for (it is only renamed into place when whole)
+        return target
+    # one builder per KB content and code at a time: pytest-xdist's workers (and concurrent runs of
+    # the same code) wait for the first one; a run of other code builds its own index meanwhile
+    with FileLock(str(cache_root / f".relais-ingested-kb-{fingerprint}.lock")):
         if not (target / ".complete").exists():
             _ingest_into(target, cache_root)
     return target
