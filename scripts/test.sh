@@ -45,7 +45,8 @@ if [ "${RELAIS_SKIP_BROWSER:-0}" != "1" ]; then
   echo "== browser test (Chromium)"
   [ -z "$system_pid" ] || { wait_for "$system_pid" system; system_pid=""; }
   bash scripts/ensure-chromium.sh
-  .venv/bin/pytest -q -m browser tests/e2e || status=$?
+  # two workers, each with its own app, coach service and Chromium: the suite waits on answers, not on the CPU
+  .venv/bin/pytest -q -m browser -n 2 --dist loadgroup tests/e2e || status=$?
 else
   echo "== browser test SKIPPED (RELAIS_SKIP_BROWSER=1)"
 fi

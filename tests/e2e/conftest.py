@@ -3,15 +3,20 @@ cached demo-KB ingest (built once per KB and knowledge code, shared with the uni
 agent service and the Chainlit app (orchestrator on) are started once per session, and one
 Chromium is launched once. Each test gets a fresh browser context (its own cookies, locale).
 
-Tests that must kill or restart an app (restart, second instance) start their own servers
-with `start_stack`, reusing the indexed data folder."""
+Tests that must kill or restart an app (restart, second instance), or need other settings or a
+data folder of their own, start one more app with `start_app` over the shared coach service.
+
+Under pytest-xdist (`scripts/test.sh` runs this suite on two workers) each worker has its own
+stack and Chromium; a module's tests stay on one worker (`tests/conftest.py`), so its module
+fixtures start once."""
 
 from __future__ import annotations
 
 import shutil
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Iterator
+from typing import Any
 
 import pytest
 
@@ -19,7 +24,6 @@ from tests.chainlit_driver import (
     ServerProcess,
     agent_server,
     chainlit_server,
-    relais_env,
     start_together,
 )
 from tests.conftest import REPO_ROOT
@@ -48,16 +52,6 @@ class Stack:
         return self.app.url
 
 
-def index_knowledge_base(data_dir: Path) -> None:
-    import subprocess
-    import sys
-
-    subprocess.run(
-        [sys.executable, "-m", "cli.app", "ingest"], env=relais_env(data_dir), cwd=REPO_ROOT,
-        check=True, capture_output=True, timeout=600,
-    )
-
-
 def start_stack(data_dir: Path, workdir: Path, **app_env: str) -> Stack:
     """An agent service and a Chainlit app (orchestrator on) over `data_dir` (already indexed)."""
     agent = agent_server(data_dir, workdir)
@@ -66,11 +60,12 @@ def start_stack(data_dir: Path, workdir: Path, **app_env: str) -> Stack:
     return Stack(app=app, agent=agent, data_dir=data_dir, workdir=workdir)
 
 
-def start_app(stack: Stack, workdir: Path, **app_env: str) -> ServerProcess:
-    """Another Chainlit app (orchestrator on) over `stack`'s data folder and coach service: a test
-    that needs the app with other settings starts one process, not a second coach service."""
-    return chainlit_server(stack.data_dir, workdir, ENABLE_ORCHESTRATOR="true", EXTERNAL_AGENT_URL=stack.agent.url,
-                           **app_env).start()
+def start_app(stack: Stack, workdir: Path, data_dir: Path | None = None, **app_env: str) -> ServerProcess:
+    """Another Chainlit app (orchestrator on) over `stack`'s coach service and data folder (or
+    `data_dir`): a test that needs the app with other settings starts one process, not a second
+    coach service."""
+    return chainlit_server(data_dir or stack.data_dir, workdir, ENABLE_ORCHESTRATOR="true",
+                           EXTERNAL_AGENT_URL=stack.agent.url, **app_env).start()
 
 
 @pytest.fixture(scope="session")
@@ -142,6 +137,16 @@ def login(page: Any, base_url: str, user: str = "alice") -> None:
     page.wait_for_url(base_url + "/")
     page.wait_for_selector("#chat-input")
     page.wait_for_timeout(1000)
+
+
+def switch_profile(page: Any, name: str, shown: str | None = None) -> None:
+    """Pick a chat profile like a person, and wait until the page shows it (the selector names it,
+    on an empty chat's welcome): the chat is reset by then, so a question typed next goes to the new
+    session (typed before, on a busy machine, it could be sent and then wiped by the reset)."""
+    page.locator("#chat-profiles").click()
+    page.locator(f"[data-test='select-item:{name}']").click()
+    page.locator("#chat-profiles").get_by_text(shown or name, exact=True).wait_for()
+    page.locator("#welcome-screen").wait_for()
 
 
 def ask(page: Any, text: str) -> None:

@@ -1,14 +1,21 @@
 """The operator's loop in a real browser: a user rates answers with the thumbs under them (👎
 with a comment), the thumb is still there after a reload, and the admin's analytics section
-shows the not-found question and the 👎 per cited article. A non-admin gets 403."""
+shows the not-found question and the 👎 per cited article. A non-admin gets 403.
+
+The analytics count every vote in the app's chat database, so this test has an app (and a chat
+database) of its own: a vote given by another browser test on the shared app (a 👍 under a pricing
+answer) would change the 👎 rate it checks, whatever the order or the worker the tests run on."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
-from tests.e2e.conftest import ask, login, shot
+from tests.chainlit_driver import ServerProcess
+from tests.demo_index import demo_data_dir
+from tests.e2e.conftest import Stack, ask, login, shot, start_app
 
 pytestmark = pytest.mark.browser
 
@@ -27,7 +34,17 @@ def _thumb_down(page: Any, comment: str) -> None:
     page.wait_for_timeout(500)
 
 
-def test_thumbs_kept_and_admin_analytics(new_page: Any, app_url: str) -> None:
+@pytest.fixture(scope="module")
+def own_app(stack: Stack, tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+    """The shared app's settings and coach service over a chat database no other test writes."""
+    data_dir = demo_data_dir(tmp_path_factory, "analytics")
+    app = start_app(stack, data_dir.parent, data_dir=data_dir, RELAIS_ADMINS="alice")
+    yield app
+    app.stop()
+
+
+def test_thumbs_kept_and_admin_analytics(new_page: Any, own_app: ServerProcess) -> None:
+    app_url = own_app.url
     page = new_page()
     page.set_default_timeout(240_000)  # the first answer loads the encoders; slow on a busy machine
     login(page, app_url, "alice")

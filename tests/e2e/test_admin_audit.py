@@ -7,8 +7,9 @@ per handoff in the chat. Screenshots: test-artifacts/browser/16-*.png."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 import httpx
 import pytest

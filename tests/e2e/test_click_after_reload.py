@@ -22,7 +22,7 @@ import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from tests.coach.test_service import saved_state
-from tests.e2e.conftest import Stack, ask, login, shot
+from tests.e2e.conftest import Stack, ask, login, shot, switch_profile
 from tests.e2e.test_hitl_coach import newest_thread
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(1200)]
@@ -161,8 +161,7 @@ def test_clicks_after_reload_and_reconnect_resume_once(new_page: Callable[..., A
 
     coach = new_context_page(new_page, tally)
     login(coach, stack.url)
-    coach.locator("#chat-profiles").click()
-    coach.get_by_role("option", name="Coach").first.click()
+    switch_profile(coach, "Coach")
     coach.wait_for_timeout(1000)
     ask(coach, WORKOUT)
     coach.locator(CHOICE_BUTTONS).last.wait_for()

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from tests.e2e.conftest import USERS, ask, shot, wait_idle
+from tests.e2e.conftest import USERS, ask, shot, switch_profile, wait_idle
 
 pytestmark = pytest.mark.browser
 
@@ -59,10 +59,8 @@ def body_text(page: Any) -> str:
 
 
 def pick_profile(page: Any, name: str, shown: str) -> None:
-    page.locator("#chat-profiles").click()
-    page.locator(f"[data-test='select-item:{name}']").click()
+    switch_profile(page, name, shown)
     page.wait_for_selector("#chat-input")
-    page.locator("#chat-profiles").get_by_text(shown).wait_for()
     page.wait_for_timeout(800)
 
 

@@ -20,7 +20,7 @@ from playwright.sync_api import Error as PlaywrightError
 
 from tests.chainlit_driver import ServerProcess, chainlit_server
 from tests.coach.test_service import saved_state
-from tests.e2e.conftest import Stack, ask, login
+from tests.e2e.conftest import Stack, ask, login, switch_profile
 from tests.e2e.conftest import shot as take_shot
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(900)]
@@ -172,8 +172,7 @@ def test_kill9_and_restart(page: Any, stack: Stack, second_app: ServerProcess) -
 def test_coach_profile_reload(page: Any, stack: Stack) -> None:
     """The in-process Coach profile: its own checkpointer, keyed by the Chainlit thread id."""
     login(page, stack.url)
-    page.locator("#chat-profiles").click()
-    page.get_by_role("option", name="Coach").first.click()
+    switch_profile(page, "Coach")
     page.wait_for_timeout(1500)
     ask(page, WORKOUT)
     page.locator(BUTTONS).last.wait_for()

@@ -15,15 +15,16 @@ from __future__ import annotations
 import json
 import re
 import shutil
+from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any, Callable, Iterator
+from typing import Any
 
 import pytest
 
-from tests.chainlit_driver import ServerProcess, chainlit_server, list_threads
+from tests.chainlit_driver import ServerProcess, list_threads
 from tests.conftest import REPO_ROOT
 from tests.demo_index import cache_root_for, ingested_data_dir
-from tests.e2e.conftest import Stack, login, shot, wait_idle
+from tests.e2e.conftest import Stack, login, shot, start_app, switch_profile, wait_idle
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(1500)]
 
@@ -37,8 +38,7 @@ def kb_stack(stack: Stack, tmp_path_factory: pytest.TempPathFactory) -> Iterator
     root = tmp_path_factory.mktemp("hitl-kb")
     kb = Path(shutil.copytree(REPO_ROOT / "data" / "knowledge", root / "kb"))
     data_dir = ingested_data_dir(root / "data", cache_root_for(tmp_path_factory))  # not the live app's files
-    app = chainlit_server(data_dir, root, ENABLE_ORCHESTRATOR="true", EXTERNAL_AGENT_URL=stack.agent.url,
-                          RELAIS_KB_DIR=str(kb)).start()
+    app = start_app(stack, root, data_dir=data_dir, RELAIS_KB_DIR=str(kb))
     running = Stack(app=app, agent=stack.agent, data_dir=data_dir, workdir=root)
     running.kb = kb  # type: ignore[attr-defined]
     # the base price this KB copy states now: each published cell moves it up by one (kept with the
@@ -50,8 +50,7 @@ def kb_stack(stack: Stack, tmp_path_factory: pytest.TempPathFactory) -> Iterator
 
 @pytest.fixture(scope="module")
 def second_app(kb_stack: Stack, tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
-    app = chainlit_server(kb_stack.data_dir, tmp_path_factory.mktemp("hitl-kb-2"), ENABLE_ORCHESTRATOR="true",
-                          EXTERNAL_AGENT_URL=kb_stack.agent.url, RELAIS_KB_DIR=str(kb_stack.kb)).start()  # type: ignore[attr-defined]
+    app = start_app(kb_stack, tmp_path_factory.mktemp("hitl-kb-2"), RELAIS_KB_DIR=str(kb_stack.kb))  # type: ignore[attr-defined]
     yield app
     app.stop()
 
@@ -79,8 +78,7 @@ def count(page: Any, kind: str, text: str) -> int:
 
 
 def choose_profile(page: Any) -> None:
-    page.locator("#chat-profiles").click()
-    page.get_by_role("option", name="Knowledge update").first.click()
+    switch_profile(page, "Knowledge update")
     page.wait_for_timeout(1500)
 
 

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from tests.e2e.conftest import Stack, ask, login, shot, wait_idle
+from tests.e2e.conftest import Stack, ask, login, shot, switch_profile, wait_idle
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(900)]
 
@@ -49,8 +49,7 @@ def test_a_choice_in_one_tab_shows_in_the_other(new_page: Callable[..., Any], st
     tab_a = new_page(locale="fr-FR")
     tab_a.set_default_timeout(180_000)
     login(tab_a, stack.url)
-    tab_a.locator("#chat-profiles").click()
-    tab_a.locator("[data-test='select-item:Coach']").click()
+    switch_profile(tab_a, "Coach")
     tab_a.wait_for_selector("#chat-input")
     ask(tab_a, "Propose-moi un programme de musculation sur 3 jours")
     see(buttons(tab_a, "Végétarien").last, "the coach's first question offers 'Végétarien'")

@@ -12,14 +12,13 @@ from typing import Any
 
 import pytest
 
-from tests.e2e.conftest import Stack, ask, login, shot, wait_idle
+from tests.e2e.conftest import Stack, ask, login, shot, switch_profile, wait_idle
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(900)]
 
 
 def coach_profile(page: Any) -> None:
-    page.locator("#chat-profiles").click()
-    page.locator("[data-test='select-item:Coach']").click()
+    switch_profile(page, "Coach")
     page.wait_for_selector("#chat-input")
     page.wait_for_timeout(1000)
 

@@ -18,23 +18,26 @@ from typing import Any
 import pytest
 
 from tests.conftest import REPO_ROOT
-from tests.e2e.conftest import Stack, login, shot, start_stack, wait_idle
+from tests.demo_index import cache_root_for, ingested_data_dir
+from tests.e2e.conftest import Stack, login, shot, start_app, switch_profile, wait_idle
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(1200)]
 
 
 @pytest.fixture(scope="module")
-def kb_stack(indexed_data_dir: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
+def kb_stack(stack: Stack, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
+    """An app of its own on a temp copy of the KB and of the indexed data folder; the coach service
+    is the shared one (a Knowledge-update job never hands off)."""
     root = tmp_path_factory.mktemp("walk-kb")
     kb = Path(shutil.copytree(REPO_ROOT / "data" / "knowledge", root / "kb"))
     for path in kb.rglob("*.md"):
         os.chmod(path, 0o644)
-    data_dir = Path(shutil.copytree(indexed_data_dir, root / "data"))
-    running = start_stack(data_dir, root, RELAIS_KB_DIR=str(kb))
+    data_dir = ingested_data_dir(root / "data", cache_root_for(tmp_path_factory))  # not the live app's files
+    app = start_app(stack, root, data_dir=data_dir, RELAIS_KB_DIR=str(kb))
+    running = Stack(app=app, agent=stack.agent, data_dir=data_dir, workdir=root)
     running.kb = kb  # type: ignore[attr-defined]
     yield running
     running.app.stop()
-    running.agent.stop()
 
 
 def answers(page: Any) -> list[str]:
@@ -63,8 +66,7 @@ def test_type_a_value_publish_with_progress_and_file_modes(page: Any, kb_stack: 
     page.set_default_timeout(180_000)
     kb: Path = kb_stack.kb  # type: ignore[attr-defined]
     login(page, kb_stack.url)
-    page.locator("#chat-profiles").click()
-    page.get_by_role("option", name="Knowledge update").first.click()
+    switch_profile(page, "Knowledge update")
     page.wait_for_timeout(1500)
     page.locator("#chat-input").click()
     page.keyboard.type("The base plan moves from $10/month to $12/month")
