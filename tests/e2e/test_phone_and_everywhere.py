@@ -11,6 +11,7 @@ import re
 from typing import Any
 
 import pytest
+from playwright.sync_api import expect
 
 from tests.e2e.conftest import USERS, ask, login, shot, wait_idle
 
@@ -121,9 +122,12 @@ def test_a_zero_width_space_is_not_sent(new_page: Any, app_url: str) -> None:
         assert composer.input_value() == "\u200b\u200b"
         if send == "Enter":
             page.keyboard.press("Enter")
-        else:
+        else:  # the send button lit, as a person sees it once the chat is connected (it may still connect)
+            expect(page.locator("#chat-submit"), "the send button never came on").to_be_enabled(timeout=60_000)
             page.locator("#chat-submit").click(force=True)
-        page.wait_for_timeout(1500)
+        # the page's answer to the send, as a person sees it: the box emptied (a sent bubble would
+        # have been added with that same render)
+        expect(composer, f"the composer kept the invisible text ({send})").to_have_value("", timeout=30_000)
         assert page.locator(USER_MESSAGES).count() == 0, f"an empty bubble was sent ({send})"
         assert composer.input_value() == ""  # treated as empty: cleared, the send button off again
         assert page.locator("#chat-submit").is_disabled()
