@@ -45,8 +45,10 @@ if [ "${RELAIS_SKIP_BROWSER:-0}" != "1" ]; then
   echo "== browser test (Chromium)"
   [ -z "$system_pid" ] || { wait_for "$system_pid" system; system_pid=""; }
   bash scripts/ensure-chromium.sh
-  # two workers, each with its own app, coach service and Chromium: the suite waits on answers, not on the CPU
-  .venv/bin/pytest -q -m browser -n 2 --dist loadgroup tests/e2e || status=$?
+  # two workers, each with its own app, coach service and Chromium (the suite waits on answers, not
+  # on the CPU); a module's tests on one worker (loadfile: loadgroup's groups are lost under pytest
+  # 9.2, pytest-xdist #1386), so a module's own apps start once
+  .venv/bin/pytest -q -m browser -n 2 --dist loadfile tests/e2e || status=$?
 else
   echo "== browser test SKIPPED (RELAIS_SKIP_BROWSER=1)"
 fi

@@ -6,8 +6,8 @@ Chromium is launched once. Each test gets a fresh browser context (its own cooki
 Tests that must kill or restart an app (restart, second instance), or need other settings or a
 data folder of their own, start one more app with `start_app` over the shared coach service.
 
-Under pytest-xdist (`scripts/test.sh` runs this suite on two workers) each worker has its own
-stack and Chromium; a module's tests stay on one worker (`tests/conftest.py`), so its module
+Under pytest-xdist (`scripts/test.sh` runs this suite on two workers, `--dist loadfile`) each
+worker has its own stack and Chromium, and a module's tests stay on one worker, so its module
 fixtures start once."""
 
 from __future__ import annotations

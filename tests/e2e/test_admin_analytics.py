@@ -17,7 +17,7 @@ from tests.chainlit_driver import ServerProcess
 from tests.demo_index import demo_data_dir
 from tests.e2e.conftest import Stack, ask, login, shot, start_app
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.timeout(900)]  # an app of its own, started cold
 
 GAP = "What is the capital of Australia?"
 PRICE = "How much does the base plan cost?"

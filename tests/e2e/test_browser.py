@@ -29,6 +29,7 @@ def open_folded(page: Any, expect: str) -> str:
 
 
 def test_help_center_then_coach_then_resume(page, app_url: str) -> None:
+    page.set_default_timeout(240_000)  # the first answer may load the encoders: slow on a busy machine
     login(page, app_url)
     page.get_by_text("Pricing").first.wait_for()  # starters shown: the session is connected
     page.wait_for_timeout(1000)
