@@ -156,9 +156,9 @@ def ask(page: Any, text: str) -> None:
     page.locator("#chat-input").click()
     page.keyboard.type(text)
     page.locator("#chat-submit").click()
-    try:
+    try:  # the question shown as sent, within the page's own patience (not a fixed 15 s: load 16 took longer)
         page.wait_for_function(
-            "n => document.querySelectorAll(\"[data-step-type='user_message']\").length > n", arg=users, timeout=15_000
+            "n => document.querySelectorAll(\"[data-step-type='user_message']\").length > n", arg=users
         )
     except Exception:
         shot(page, "debug-not-sent")
