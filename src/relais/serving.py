@@ -11,6 +11,9 @@ import threading
 import time
 from typing import Any, Iterator
 
+import httpx
+import uvicorn
+
 
 def free_port() -> int:
     """A TCP port free on 127.0.0.1 right now."""
@@ -22,9 +25,6 @@ def free_port() -> int:
 @contextlib.contextmanager
 def serve(app: Any, port: int | None = None, *, lifespan: str = "on", ready_path: str | None = None) -> Iterator[str]:
     """Run `app` on 127.0.0.1; yields its base URL; stops the server on exit."""
-    import httpx
-    import uvicorn
-
     port = port or free_port()
     server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", lifespan=lifespan))
     thread = threading.Thread(target=server.run, daemon=True)
