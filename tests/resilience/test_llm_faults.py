@@ -335,9 +335,10 @@ async def test_one_retry_budget_on_the_normal_turn(kb_dir: Path, knowledge_base:
     fake = FakeMistral(faults=["timeout"] * 12, hang_s=3.0)
     with serve(fake.app()) as base_url:
         model, settings = product_model(base_url, monkeypatch, llm_timeout_s=1, llm_max_retries=attempts,
-                                        relais_data_dir=kb_dir, enable_orchestrator=True)
+                                        relais_data_dir=kb_dir)
         assert model.max_retries == 0
-        turn = Orchestrator(settings=settings, model=model, knowledge_base=knowledge_base, model_resolved=True)
+        turn = Orchestrator(settings=AssistantSettings(enable_orchestrator=True).on(settings), model=model,
+                            knowledge_base=knowledge_base, model_resolved=True)
         assert turn.retry.max_attempts == attempts
         events = await collect(turn.process_question(QUESTION["en"], None))
 
