@@ -7,6 +7,7 @@ events. Heavy imports (LangGraph) happen on first attribute access.
 
 from __future__ import annotations
 
+from importlib import import_module
 from typing import Any
 
 __all__ = [
@@ -32,7 +33,5 @@ _WHERE = {
 
 def __getattr__(name: str) -> Any:
     if name in _WHERE:
-        import importlib
-
-        return getattr(importlib.import_module(_WHERE[name]), name)
+        return getattr(import_module(_WHERE[name]), name)
     raise AttributeError(f"module 'debate' has no attribute {name!r}")
