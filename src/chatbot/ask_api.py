@@ -13,6 +13,7 @@ import hmac
 import secrets
 from typing import Any
 
+import httpx
 from starlette.requests import (
     Request,  # module level: FastAPI resolves the route's annotations here
 )
@@ -20,6 +21,7 @@ from starlette.requests import (
 from assistant.settings import AssistantSettings, assistant_settings
 from chatbot.settings import ChatbotSettings, chatbot_settings
 from relais.events import ErrorEvent, SourcesEvent, TextChunk
+from relais.language import detect_language
 
 ASK_ROUTE = "/relais/api/ask"
 
@@ -50,6 +52,7 @@ _orchestrators: dict[str, Any] = {}
 
 def _orchestrator(settings: AssistantSettings) -> Any:
     """One orchestrator (and so one chat model) per process and settings, not one per request."""
+    # lazy: assistant.orchestrator +4.6 s; `relais ask` first posts to the warm app
     from assistant.orchestrator import Orchestrator
 
     key = settings.model_dump_json() + str(settings.data_dir)
@@ -62,8 +65,8 @@ async def answer_question(question: str, settings: AssistantSettings | None = No
                           served_by: str = "cli") -> dict[str, Any]:
     """{"answer", "sources", "engine", "notice", "served_by"} for one question (no hand-off);
     `served_by` says which process answered ("app": the warm one, "cli": a cold run)."""
+    # lazy: assistant.orchestrator +4.6 s; `relais ask` first posts to the warm app
     from assistant.orchestrator import prepare_question
-    from relais.language import detect_language
 
     settings = (settings or assistant_settings()).model_copy(update={"enable_orchestrator": False})
     language = detect_language(question)
@@ -93,10 +96,11 @@ async def answer_question(question: str, settings: AssistantSettings | None = No
 
 def register_ask_route() -> None:
     """`POST /relais/api/ask` on the Chainlit app (bearer token; 401 without it)."""
+    # lazy: FastAPI +1.2 s and Chainlit's server +7 s: `relais ask` imports this module, not the app
     from fastapi import HTTPException
-    from fastapi.responses import JSONResponse
+    from fastapi.responses import JSONResponse  # lazy: same reason
 
-    from chatbot.chainlit_fixes.route_order import add_route
+    from chatbot.chainlit_fixes.route_order import add_route  # lazy: same reason
 
     expected = api_token(create=True) or ""
 
@@ -121,8 +125,6 @@ def register_ask_route() -> None:
 
 def ask_warm(question: str, settings: ChatbotSettings | None = None, timeout_s: float = 120.0) -> dict[str, Any] | None:
     """The running app's answer, or None when no app answers on APP_HOST:APP_PORT."""
-    import httpx
-
     settings = settings or chatbot_settings()
     token = api_token(settings)
     if not token:

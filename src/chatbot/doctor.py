@@ -13,6 +13,7 @@ import importlib.util
 import json
 import logging
 import os
+import sqlite3
 import sys
 import tempfile
 import time
@@ -22,11 +23,17 @@ from pathlib import Path
 from typing import Literal
 
 import httpx
+from sqlalchemy import create_engine, inspect, text
+from sqlalchemy.engine import make_url
 
 from assistant.settings import AssistantSettings, assistant_settings
 from chatbot.auth import exposure_problem, shares_database, weak_credentials
 from chatbot.settings import ChatbotSettings
+from knowledge.encoder_choice import indexed_model
 from knowledge.settings import KnowledgeSettings, knowledge_settings
+from knowledge.store import chroma_client
+from relais.embeddings import DEFAULT_MODEL, get_embedder
+from relais.models import engine_info
 from relais.settings import Settings
 
 logger = logging.getLogger(__name__)
@@ -55,8 +62,6 @@ def listen_host() -> str:
 
 def _safe_url(url: str) -> str:
     """A database URL without its password."""
-    from sqlalchemy.engine import make_url
-
     try:
         return make_url(url).render_as_string(hide_password=True)
     except Exception:  # noqa: BLE001 - not a URL: a file path
@@ -86,8 +91,6 @@ CHAT_TABLES = ("users", "threads", "steps", "elements", "feedbacks", "blobs")
 
 
 def check_chat_database(settings: Settings) -> Check:
-    from sqlalchemy import create_engine, inspect, text
-
     url = sync_db_url(settings)
     where = _safe_url(settings.database_url or url)
     if url.startswith("sqlite") and not (settings.data_dir / "chainlit.db").exists():
@@ -116,6 +119,7 @@ def check_chat_database(settings: Settings) -> Check:
 def check_checkpointer(settings: Settings) -> Check:
     target = settings.checkpoint_target
     if target.startswith(("postgresql", "postgres")):
+        # lazy: psycopg +0.5-1.25 s, only for a Postgres checkpointer
         import psycopg
 
         try:
@@ -133,8 +137,6 @@ def check_checkpointer(settings: Settings) -> Check:
                      "set CHECKPOINT_URL to a writable file, or unset it", fatal=True)
     if not path.exists():
         return Check("checkpointer", "ok", f"SQLite {path}: created at first use", fatal=True)
-    import sqlite3
-
     try:
         with sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=5) as conn:
             tables = {row[0] for row in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}
@@ -159,9 +161,6 @@ def check_chroma(settings: KnowledgeSettings, open_store: bool = True) -> Check:
         where = f"embedded in {settings.chroma_dir}"
     if not open_store:
         return Check("chroma", "ok", f"{where}: reachable", fatal=True)
-    from knowledge.encoder_choice import indexed_model
-    from knowledge.store import chroma_client
-
     try:
         client = chroma_client(settings)
         collection = client.get_collection(settings.relais_collection)
@@ -189,8 +188,6 @@ def _encoder_files(name: str) -> list[Path]:
 def check_encoder(settings: KnowledgeSettings, load: bool = True, recorded: str | None = None) -> Check:
     """The encoder the knowledge base needs, loadable offline. Without `load`, its files only
     (the app's start: the warm start loads it once; a process that already loaded it is reused)."""
-    from relais.embeddings import DEFAULT_MODEL
-
     chosen = settings.chosen_encoder
     name = chosen or recorded or DEFAULT_MODEL  # auto: the collection's recorded choice
     candidates = [name]
@@ -204,8 +201,6 @@ def check_encoder(settings: KnowledgeSettings, load: bool = True, recorded: str 
         return Check("encoder", "ok", f"{' and '.join(candidates)}: files present", fatal=True)
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
     os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
-    from relais.embeddings import get_embedder
-
     start = time.perf_counter()
     try:
         vector = get_embedder(name).embed_query("relais doctor")
@@ -243,8 +238,6 @@ def check_external_agent(settings: AssistantSettings) -> Check:
 
 
 def check_model(settings: Settings) -> Check:
-    from relais.models import engine_info
-
     info = engine_info(settings)
     if info.kind == "offline":
         return Check("model", "ok", "offline engine (no model configured): extractive answers, rule-based coach")

@@ -16,6 +16,8 @@ from dataclasses import asdict, dataclass, field
 from datetime import date, datetime
 from typing import Any, Iterable
 
+from sqlalchemy import text
+
 TURN_KEY = "relais"
 HELP_CENTER = "help_center"
 COACH = "coach"
@@ -97,8 +99,6 @@ async def collect_feedback(engine: Any, *, since: date | None = None, rating: st
     follow-up prompt, so the turn's record is taken from the closest answer before it, and the
     question from the closest user message before that.
     """
-    from sqlalchemy import text
-
     where, params = [], {}
     if since is not None:
         where.append('s."createdAt" >= :since')

@@ -8,12 +8,25 @@ import logging
 from typing import Any, Protocol
 
 import chainlit as cl
+from chainlit.data import get_data_layer
+from chainlit.server import app, sio
 
 from assistant import i18n
 from assistant.input_guard import is_blank
 from assistant.settings import assistant_settings
+from chatbot.admin import register_admin_routes
+from chatbot.ask_api import register_ask_route
 from chatbot.auth import ensure_auth_secret
+from chatbot.chainlit_fixes import action_route, edge, session_router
+from chatbot.chainlit_fixes.element_store import register_blob_route
+from chatbot.chainlit_fixes.feedback_owner import register_feedback_routes
+from chatbot.chainlit_fixes.translations import quiet_readme_fallback, register_translation_route
+from chatbot.doctor import refuse_unsafe_start
+from chatbot.login import guard_for, login
+from chatbot.persistence import create_data_layer_sync
+from chatbot.profiles import catalog
 from chatbot.settings import chatbot_settings
+from chatbot.ui.page_info import register_page_info_route
 from chatbot.ui.pending import begin_turn, clicked_interrupt_id, live_interrupt_id, refusals
 from chatbot.ui.tabs import (
     STALE_CLICK_NOTE,
@@ -22,9 +35,13 @@ from chatbot.ui.tabs import (
     schedule_note,
     show_current_state,
 )
+from chatbot.ui.titles import mark_resumed, schedule_title
+from chatbot.warm import start_warm_start
 from chatbot.workers import ensure_worker_pool
 from relais.logging import configure_logging
+from relais.models import is_offline
 from relais.settings import get_settings, secret_values
+from relais.tracing import setup_tracing
 
 logger = logging.getLogger(__name__)
 
@@ -40,13 +57,6 @@ PROFILES: dict[str, str] = {
 
 def startup() -> None:
     """Process start: logging with secret scrubbing, the auth secret, the element file route."""
-    from chainlit.server import app, sio
-
-    from chatbot.chainlit_fixes import action_route, edge, session_router
-    from chatbot.chainlit_fixes.element_store import register_blob_route
-    from chatbot.chainlit_fixes.feedback_owner import register_feedback_routes
-    from chatbot.doctor import refuse_unsafe_start
-
     settings = chatbot_settings()
     configure_logging(settings.kit.relais_log_level, secret_values())
     ensure_auth_secret(settings)
@@ -56,34 +66,19 @@ def startup() -> None:
     action_route.install(sio)  # a click waits for its session's socket, or the page is told (issue 24)
     refuse_unsafe_start(settings)
     register_blob_route(lambda: getattr(data_layer(), "storage_provider", None))
-    from chatbot.ask_api import register_ask_route
-
     register_ask_route()  # `relais ask` answers from this warm process
-    from chatbot.warm import start_warm_start
-
     start_warm_start(settings)  # encoders, Chroma, BM25 loaded before /relais/ready says ready
-    from chatbot.chainlit_fixes.translations import (
-        quiet_readme_fallback,
-        register_translation_route,
-    )
-    from relais.models import is_offline
-
     register_translation_route(lambda: is_offline(get_settings()))  # the footer matches the engine
     quiet_readme_fallback()  # Chainlit's "Translated markdown file … not found": once per language
-    from chatbot.ui.page_info import register_page_info_route
-
     register_page_info_route(lambda: is_offline(get_settings()))  # the admin link, the footer per profile
-    from chatbot.admin import register_admin_routes
-
     register_admin_routes()  # operator pages under /admin (RELAIS_ADMINS)
     register_feedback_routes()  # thumbs on one's own answers only
-    from relais.tracing import setup_tracing
-
     setup_tracing("relais-chatbot", settings.kit)  # only with OTEL_EXPORTER_OTLP_ENDPOINT
 
 
 async def shutdown() -> None:
     """Close pooled connections (external agent client)."""
+    # lazy: assistant.external_agent +2.0 s (LangGraph SDK client); only an Assistant with an external agent opened one
     from assistant.external_agent import aclose_client
 
     await aclose_client()
@@ -96,16 +91,12 @@ def data_layer() -> Any:
     """The Chainlit data layer (SQLite by default, Postgres with DATABASE_URL), schema ensured."""
     global _layer
     if _layer is None:
-        from chatbot.persistence import create_data_layer_sync
-
         _layer = create_data_layer_sync(get_settings())
     return _layer
 
 
 async def authenticate(username: str, password: str) -> cl.User | None:
     """Password login, limited per username and client address in the shared chat database."""
-    from chatbot.login import guard_for, login
-
     settings = chatbot_settings()
     if await login(username, password, guard_for(data_layer().engine, settings), settings):
         return cl.User(identifier=username, metadata={"provider": "password"})
@@ -114,14 +105,10 @@ async def authenticate(username: str, password: str) -> cl.User | None:
 
 def chat_profiles(language: str | None) -> list[cl.ChatProfile]:
     """Names, icons, welcomes and starters per profile, in the user's language (profiles/catalog.py)."""
-    from chatbot.profiles import catalog
-
     return catalog.chat_profiles(language, assistant_settings())
 
 
 def starters(language: str | None) -> list[cl.Starter]:
-    from chatbot.profiles import catalog
-
     return catalog.starters_for(ASSISTANT, language)
 
 
@@ -148,8 +135,6 @@ async def on_chat_start() -> None:
 
 
 async def on_chat_resume(thread: dict[str, Any]) -> None:
-    from chatbot.ui.titles import mark_resumed
-
     mark_resumed(cl.user_session)
     ensure_worker_pool()
     schedule_note()  # shown the thread because another tab went on: said again after this resume
@@ -168,8 +153,6 @@ def remember_profile() -> None:
     resumed it as the Assistant, without the coach's pending question. Written once per session,
     beside the turn rather than before it: on a new thread the write queued behind Chainlit's own
     thread writes (14 % of a first turn under the 50-conversation load, `benchmarks/bench_load.py`)."""
-    from chainlit.data import get_data_layer
-
     profile, layer = cl.user_session.get("chat_profile"), get_data_layer()
     if not profile or layer is None or cl.user_session.get("relais_profile_saved") == profile:
         return
@@ -190,9 +173,8 @@ def remember_profile() -> None:
 async def on_message(message: cl.Message) -> None:
     """A message with nothing visible in it (zero-width spaces…; public/relais.js does not send
     one) is no request: the person is asked to type one; no profile runs, no thread title."""
-    from chatbot.ui.titles import schedule_title
-
     if is_blank(message.content) and not message.elements:
+        # lazy: chatbot.profiles._turn +0.75 s (assistant.orchestrator); the profiles load it at the first chat, not at app start
         from chatbot.profiles._turn import user_language
 
         await cl.Message(content=i18n.translate("ui.empty_question", user_language("")), author="Relais").send()

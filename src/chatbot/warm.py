@@ -16,9 +16,13 @@ import logging
 import threading
 from typing import Any
 
+from fastapi.responses import JSONResponse
+
 from assistant.settings import assistant_settings
+from chatbot.chainlit_fixes.route_order import add_route
 from chatbot.settings import ChatbotSettings
 from knowledge.settings import knowledge_settings
+from relais.models import is_offline
 
 logger = logging.getLogger(__name__)
 
@@ -26,6 +30,7 @@ READY_ROUTE = "/relais/ready"
 
 
 def _warm(settings: ChatbotSettings, status: dict[str, Any]) -> None:
+    # lazy: knowledge.warmup +0.7 s (knowledge.retrieval); the warm-up thread loads it, the page is served first
     from knowledge.warmup import STEPS, warm_up
 
     assistant = assistant_settings()
@@ -40,8 +45,8 @@ def _warm(settings: ChatbotSettings, status: dict[str, Any]) -> None:
 
     seconds = warm_up(knowledge_settings().on(settings.kit), on_step)
     if assistant.enable_orchestrator:
+        # lazy: assistant.offline_intent +0.15 s, in the warm-up thread, not before the page is served
         from assistant.offline_intent import get_offline_classifier
-        from relais.models import is_offline
 
         on_step("loading the intent classifier")
         if is_offline(settings.kit):
@@ -51,8 +56,9 @@ def _warm(settings: ChatbotSettings, status: dict[str, Any]) -> None:
 
 def _prefill(settings: ChatbotSettings) -> None:
     """The composer's sentence vectors, after ready (see the module's docstring)."""
+    # lazy: knowledge.retrieval and knowledge.unit_cache (+0.1 s), in the warm-up thread like knowledge.warmup
     from knowledge.retrieval import get_knowledge_base
-    from knowledge.unit_cache import prefill_once
+    from knowledge.unit_cache import prefill_once  # lazy: same reason
 
     try:
         prefill_once(get_knowledge_base(knowledge_settings().on(settings.kit)), settings.data_dir / "embeddings")
@@ -62,10 +68,6 @@ def _prefill(settings: ChatbotSettings) -> None:
 
 def start_warm_start(settings: ChatbotSettings) -> None:
     """Register the readiness route and start warming (or mark ready when warm start is off)."""
-    from fastapi.responses import JSONResponse
-
-    from chatbot.chainlit_fixes.route_order import add_route
-
     ready = threading.Event()
     status: dict[str, Any] = {"step": "starting", "done": 0, "steps": 0}
 

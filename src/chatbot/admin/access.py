@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from chainlit.auth import authenticate_user, require_login, reuseable_oauth
 from fastapi import HTTPException
 from starlette.requests import Request
 
@@ -36,8 +37,6 @@ def check_admin(user: Any, settings: ChatbotSettings | None = None) -> Any:
 
 async def current_user(request: Request) -> Any:
     """Chainlit's logged-in user of this request, or None (no token, an expired or invalid one)."""
-    from chainlit.auth import authenticate_user, require_login, reuseable_oauth
-
     if not require_login():
         return None
     token = await reuseable_oauth(request)

@@ -17,6 +17,8 @@ from datetime import UTC, datetime, timedelta
 from html import escape
 from typing import Any
 
+import Stemmer
+from chainlit.data import get_data_layer
 from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncEngine
 from starlette.requests import Request
@@ -197,8 +199,6 @@ _WORD = re.compile(r"[a-z0-9]+")
 
 
 def _stems(question: str) -> frozenset[str]:
-    import Stemmer  # PyStemmer (already used by the BM25 index)
-
     plain = fold_accents(question)
     words = [w for w in _WORD.findall(plain) if len(w) > 2 and w not in _STOP]
     return frozenset(_stemmer(Stemmer).stemWords(words))
@@ -319,8 +319,6 @@ def _days(request: Request) -> int:
 
 async def render(request: Request, user: Any) -> str:
     """The section's fragment, from the app's own chat database."""
-    from chainlit.data import get_data_layer
-
     layer = get_data_layer()
     if layer is None or getattr(layer, "engine", None) is None:
         return '<h2>Analytics</h2><p class="muted">No chat database configured.</p>'

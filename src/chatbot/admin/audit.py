@@ -19,6 +19,8 @@ from html import escape
 from typing import Any
 from urllib.parse import quote, urlencode
 
+from chainlit.data import get_data_layer
+from sqlalchemy import bindparam, text
 from starlette.requests import Request
 
 from chatbot.admin.sections import AdminSection, register_section
@@ -128,9 +130,6 @@ class ThreadLabel:
 
 async def thread_labels(thread_ids: list[str]) -> dict[str, ThreadLabel]:
     """Title and user of each thread id found in the chat database (none without a data layer)."""
-    from chainlit.data import get_data_layer
-    from sqlalchemy import bindparam, text
-
     layer = get_data_layer()
     engine = getattr(layer, "engine", None)
     if engine is None or not thread_ids:

@@ -15,7 +15,9 @@ from fastapi import Depends, HTTPException
 from fastapi.responses import HTMLResponse, RedirectResponse
 from starlette.requests import Request
 
+import chatbot.admin.analytics  # noqa: F401  (importing it registers the analytics section)
 from chatbot.admin.access import require_admin
+from chatbot.admin.audit import render_receipt  # importing it registers the audit section
 from chatbot.admin.page import render_page
 from chatbot.admin.sections import section, sections
 from chatbot.chainlit_fixes.route_order import add_route
@@ -39,8 +41,6 @@ async def admin_section(key: str, request: Request, user: Any = Depends(require_
 async def receipt_detail(
     operation_id: str, attempt: int | None = None, user: Any = Depends(require_admin)
 ) -> HTMLResponse:
-    from chatbot.admin.audit import render_receipt
-
     body = await render_receipt(operation_id, attempt)
     if body is None:
         raise HTTPException(status_code=404, detail="no such receipt")
@@ -49,9 +49,6 @@ async def receipt_detail(
 
 def register_admin_routes() -> None:
     """Add the admin routes to Chainlit's server (idempotent) and load the built-in sections."""
-    import chatbot.admin.analytics  # noqa: F401  (registers the analytics section)
-    import chatbot.admin.audit  # noqa: F401  (registers the audit section)
-
     # Most specific first: /admin/audit/receipts/... must not be read as a section key.
     add_route(ADMIN_ROUTE + "/audit/receipts/{operation_id}", receipt_detail, ["GET"])
     add_route(ADMIN_ROUTE + "/{key}", admin_section, ["GET"])

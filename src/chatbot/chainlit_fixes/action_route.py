@@ -27,12 +27,16 @@ import logging
 import time
 from typing import Any
 
-from chainlit.server import UserParam
+from chainlit.server import UserParam, sio
+from chainlit.server import call_action as chainlit_call_action
+from chainlit.session import WebsocketSession
+from chainlit.types import CallActionRequest
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
 from assistant import i18n
 from chatbot.chainlit_fixes import session_router
+from chatbot.chainlit_fixes.route_order import add_route
 from chatbot.settings import chatbot_settings
 
 logger = logging.getLogger(__name__)
@@ -45,16 +49,12 @@ _settling: set[str] = set()  # sessions between their socket's connect and the e
 
 
 def _session(session_id: str) -> Any:
-    from chainlit.session import WebsocketSession
-
     return WebsocketSession.get_by_id(session_id)
 
 
 def _ready(session: Any) -> bool:
     """Connected now, and not between connect and the end of `connection_successful` (the resume
     of its thread, which re-sends the pending prompt, runs there)."""
-    from chainlit.server import sio
-
     if session is None or session.id in _settling:
         return False
     return bool(sio.manager.is_connected(session.socket_id, "/"))
@@ -96,9 +96,6 @@ def undelivered(request: Request, action: dict[str, Any], waited_s: float, reaso
 async def call_action(request: Request, current_user: UserParam) -> Response:
     """Chainlit's click route, reached only with a ready session (see the module docstring);
     the login is checked first (401 before any wait)."""
-    from chainlit.server import call_action as chainlit_call_action
-    from chainlit.types import CallActionRequest
-
     body = await request.body()
     try:
         payload = CallActionRequest.model_validate(json.loads(body or b"{}"))
@@ -120,8 +117,6 @@ async def call_action(request: Request, current_user: UserParam) -> Response:
 
 def install(sio: Any) -> None:
     """Register the route in front of Chainlit's and track when sessions are ready (idempotent)."""
-    from chatbot.chainlit_fixes.route_order import add_route
-
     add_route(PATH, call_action, ["POST"], first=True)
     handlers = sio.handlers.setdefault("/", {})
     connect, resumed = handlers.get("connect"), handlers.get("connection_successful")
@@ -142,8 +137,6 @@ def install(sio: Any) -> None:
         return accepted
 
     async def resumed_then_ready(sid: str, *args: Any) -> Any:
-        from chainlit.session import WebsocketSession
-
         session = WebsocketSession.get(sid)
         try:
             return await resumed(sid, *args)

@@ -16,9 +16,14 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import quote
 
+from chainlit.auth import get_current_user
 from chainlit.data.storage_clients.base import BaseStorageClient
+from fastapi import Depends, HTTPException
+from fastapi.responses import Response
 from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncEngine
+
+from chatbot.chainlit_fixes.route_order import add_route
 
 logger = logging.getLogger(__name__)
 
@@ -100,12 +105,6 @@ def register_blob_route(store_for_request: Any) -> None:
 
     `store_for_request()` returns the current `DatabaseBlobStore` (or None without a data layer).
     """
-    from chainlit.auth import get_current_user
-    from fastapi import Depends, HTTPException
-    from fastapi.responses import Response
-
-    from chatbot.chainlit_fixes.route_order import add_route
-
     async def read_blob(object_key: str, user: Any = Depends(get_current_user)) -> Response:
         if user is None:
             raise HTTPException(status_code=401, detail="login required")

@@ -9,6 +9,14 @@ check that the message's thread is the caller's before handing over to Chainlit'
 # no `from __future__ import annotations`: FastAPI must see the route annotations as objects
 from typing import Any
 
+from chainlit import server
+from chainlit.data import get_data_layer
+from chainlit.data.acl import is_thread_author
+from chainlit.types import DeleteFeedbackRequest, UpdateFeedbackRequest
+from fastapi import HTTPException, Request
+
+from chatbot.chainlit_fixes.route_order import add_route
+
 FEEDBACK_PATH = "/feedback"
 
 
@@ -24,14 +32,6 @@ async def thread_of_feedback(layer: Any, feedback_id: str) -> str | None:
 
 def register_feedback_routes() -> None:
     """Put the ownership-checked feedback routes in front of Chainlit's (idempotent)."""
-    from chainlit import server
-    from chainlit.data import get_data_layer
-    from chainlit.data.acl import is_thread_author
-    from chainlit.types import DeleteFeedbackRequest, UpdateFeedbackRequest
-    from fastapi import HTTPException, Request
-
-    from chatbot.chainlit_fixes.route_order import add_route
-
     async def _own(user: Any, thread_id: str | None) -> None:
         if user is None:
             raise HTTPException(status_code=401, detail="login required")

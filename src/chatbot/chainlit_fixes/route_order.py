@@ -11,6 +11,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from chainlit.server import app
+
 _MARK = "_relais_route"
 
 
@@ -23,8 +25,6 @@ def _paths(entry: Any) -> list[str]:
 
 def has_route(path: str, method: str = "GET") -> bool:
     """True when Relais already registered `method path` (Chainlit's own routes do not count)."""
-    from chainlit.server import app
-
     return any(getattr(r, "path", None) == path and method in (getattr(r, "methods", None) or ())
                and getattr(getattr(r, "endpoint", None), _MARK, False) for r in app.router.routes)
 
@@ -33,8 +33,6 @@ def add_route(path: str, endpoint: Callable[..., Any], methods: Sequence[str], *
               **options: Any) -> None:
     """Register `endpoint` once (idempotent per path and methods), ahead of the UI catch-all,
     or ahead of everything with `first=True`."""
-    from chainlit.server import app
-
     if all(has_route(path, method) for method in methods):
         return
     setattr(endpoint, _MARK, True)

@@ -17,14 +17,17 @@ from __future__ import annotations
 import json
 import logging
 import os
+import socket
 import time
 from collections.abc import Callable
 from typing import Any
 
 import httpx
+from chainlit.session import WebsocketSession
 from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncEngine
 
+from chatbot.login_guard import create_table
 from chatbot.settings import ChatbotSettings
 
 logger = logging.getLogger(__name__)
@@ -46,8 +49,6 @@ def instance_url(settings: ChatbotSettings) -> str:
     host = os.environ.get("CHAINLIT_HOST") or settings.app_host
     port = os.environ.get("CHAINLIT_PORT") or str(settings.app_port)
     if host in ("0.0.0.0", "::", ""):
-        import socket
-
         host = socket.gethostname()
     return f"http://{host}:{port}"
 
@@ -61,8 +62,6 @@ class SessionDirectory:
 
     async def _ensure(self) -> None:
         if not self._ready:
-            from chatbot.login_guard import create_table
-
             await create_table(self.engine, DDL)
             self._ready = True
 
@@ -84,8 +83,6 @@ class SessionDirectory:
 
 
 def _local(session_id: str) -> bool:
-    from chainlit.session import WebsocketSession
-
     return WebsocketSession.get_by_id(session_id) is not None
 
 

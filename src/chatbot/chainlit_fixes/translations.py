@@ -18,6 +18,14 @@ import logging
 import re
 from typing import Any
 
+from chainlit.config import config
+from chainlit.logger import logger
+from chainlit.server import _language_pattern
+from fastapi import Query
+from fastapi.responses import JSONResponse
+
+from chatbot.chainlit_fixes.route_order import add_route
+
 _README_FALLBACK = re.compile(r"Translated markdown file for (\S+) not found")
 
 
@@ -40,8 +48,6 @@ class OncePerLanguage(logging.Filter):
 
 def quiet_readme_fallback() -> None:
     """Install the filter on Chainlit's logger (idempotent)."""
-    from chainlit.logger import logger
-
     if not any(isinstance(f, OncePerLanguage) for f in logger.filters):
         logger.addFilter(OncePerLanguage())
 
@@ -59,13 +65,6 @@ def for_engine(translation: dict[str, Any], offline: bool) -> dict[str, Any]:
 
 def register_translation_route(offline: Any) -> None:
     """Serve the translations with the engine's footer; `offline()` says which engine runs."""
-    from chainlit.config import config
-    from chainlit.server import _language_pattern
-    from fastapi import Query
-    from fastapi.responses import JSONResponse
-
-    from chatbot.chainlit_fixes.route_order import add_route
-
     path = f"{config.run.root_path}/project/translations"
 
     async def translations(language: str = Query(default="en-US", pattern=_language_pattern)) -> JSONResponse:

@@ -7,12 +7,11 @@ import chainlit as cl
 from assistant.orchestrator import PreparedQuestion, prepare_question
 from chatbot.session import browser_language
 from chatbot.ui.render import echo_choice  # noqa: F401 (the profiles' one import of it)
+from relais.language import detect_language
 
 
 def user_language(text: str) -> str:
     """EN/FR from the text itself, else the browser's language."""
-    from relais.language import detect_language
-
     fallback = browser_language(cl.context.session)
     return detect_language(text, default=fallback) if text.strip() else fallback
 

@@ -14,6 +14,8 @@ from dataclasses import dataclass, field
 import chainlit as cl
 
 from assistant.settings import AssistantSettings
+from debate.config import DebateConfig
+from relais.models import is_offline
 
 ASSISTANT, COACH, DEBATE, KB_UPDATE = "Assistant", "Coach", "Debate", "Knowledge update"
 
@@ -151,9 +153,6 @@ _EXTRA = {
 
 def _has_model(settings: AssistantSettings) -> bool:
     """A model for the debate: the app's (Mistral, RELAIS_MODEL) or the debate's own."""
-    from debate.config import DebateConfig
-    from relais.models import is_offline
-
     return not is_offline(settings.kit) or bool(DebateConfig.load().model_name)
 
 

@@ -27,6 +27,9 @@ from chatbot.ui.pending import (
     thread_lock,
 )
 from chatbot.ui.render import TurnRenderer, pending_prompt
+from coach import CoachRunner
+from coach.runner import StaleInterrupt
+from relais.events import DoneEvent, ErrorEvent
 
 _runner: Any = None
 _runner_lock = asyncio.Lock()
@@ -37,8 +40,6 @@ async def get_runner() -> Any:
     global _runner
     async with _runner_lock:
         if _runner is None:
-            from coach import CoachRunner
-
             _runner = await CoachRunner.create()
     return _runner
 
@@ -84,9 +85,6 @@ async def on_choice(action: cl.Action) -> None:
 
 async def _refusing_stale(events: AsyncIterator[Any], language: str) -> AsyncIterator[Any]:
     """The turn's events; a prompt answered meanwhile (another instance) becomes a short note."""
-    from coach.runner import StaleInterrupt
-    from relais.events import DoneEvent, ErrorEvent
-
     try:
         async for event in events:
             yield event

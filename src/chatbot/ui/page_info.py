@@ -18,8 +18,8 @@ from fastapi.responses import JSONResponse
 from starlette.requests import Request
 
 from chatbot.admin.access import current_user, is_admin
-from chatbot.profiles.catalog import footer_icons
 from chatbot.chainlit_fixes.route_order import add_route
+from chatbot.profiles.catalog import footer_icons
 
 PAGE_INFO_ROUTE = "/relais/ui"
 

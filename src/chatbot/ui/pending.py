@@ -45,6 +45,7 @@ from typing import Any
 import chainlit as cl
 
 from assistant import i18n
+from chatbot.chainlit_fixes.data_layer import parse_metadata
 from relais.events import Choice
 
 logger = logging.getLogger(__name__)
@@ -87,8 +88,6 @@ _BUTTON_IDS = uuid.UUID("5f0c5b8e-0d2c-4f0e-9a47-2f3b8a1c6d10")  # namespace of 
 
 
 def _metadata(step: dict[str, Any]) -> dict[str, Any]:
-    from chatbot.chainlit_fixes.data_layer import parse_metadata
-
     return parse_metadata(step.get("metadata"))
 
 

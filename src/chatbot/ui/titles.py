@@ -23,6 +23,10 @@ from typing import Any
 from urllib.parse import unquote
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
+import chainlit as cl
+from chainlit.context import context
+from chainlit.data import get_data_layer
+
 from assistant.input_guard import strip_invisible
 
 logger = logging.getLogger(__name__)
@@ -70,8 +74,6 @@ def mark_resumed(session: Any) -> None:
 
 def schedule_title(first_request: str) -> None:
     """On a thread's first message: rename it in the background once Chainlit has named it."""
-    import chainlit as cl
-
     if cl.user_session.get(_TITLED):
         return
     session = cl.context.session
@@ -88,9 +90,6 @@ def schedule_title(first_request: str) -> None:
 async def _rename(thread_id: str, first_request: str, title: str, wait_s: float = 10.0) -> None:
     """Wait until Chainlit has named the thread after the message, then rename it and tell the
     page (a `first_interaction` event makes the sidebar read the thread list again)."""
-    from chainlit.context import context
-    from chainlit.data import get_data_layer
-
     layer = get_data_layer()
     if layer is None:
         return
