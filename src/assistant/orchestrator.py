@@ -31,6 +31,8 @@ from assistant.modes import ALTER, NORMAL
 from assistant.offline_intent import few_shots_for, get_input_guard, get_offline_classifier
 from assistant.prompts import BASE_SYSTEM_PROMPT, format_context, get_enhanced_system_prompt
 from assistant.settings import AssistantSettings, assistant_settings
+from knowledge.extractive import extractive_answer, subject_in_base
+from knowledge.retrieval import Hit, get_knowledge_base
 from knowledge.settings import KnowledgeSettings, knowledge_settings
 from relais import tracing
 from relais.events import (
@@ -50,7 +52,6 @@ from relais.settings import Settings
 
 if TYPE_CHECKING:  # the clients import httpx and langgraph-sdk: loaded on the first hand-off only
     from assistant.external_agent import AgentClient
-    from knowledge.retrieval import Hit
 
 logger = logging.getLogger(__name__)
 
@@ -124,16 +125,15 @@ class Orchestrator:
         passed back with each question (`system_prompt=`), instead of being rebuilt per call."""
         return get_enhanced_system_prompt(BASE_SYSTEM_PROMPT, self.settings)
 
-    # lazily built collaborators (heavy imports stay out of `relais --help`)
+    # lazily built collaborators
     def kb(self) -> KnowledgeSource:
         if self.knowledge_base is None:
-            from knowledge.retrieval import get_knowledge_base
-
             self.knowledge_base = get_knowledge_base(knowledge_settings().on(self.settings.kit))
         return self.knowledge_base
 
     def agent(self) -> AgentClient:
         if self.agent_client is None:
+            # lazy: assistant.external_agent +4.0 s (httpx, LangGraph SDK), on the first hand-off only
             from assistant.external_agent import get_client
 
             self.agent_client = get_client()
@@ -230,6 +230,7 @@ class Orchestrator:
         interrupt_id: str | None = None,
     ) -> AsyncIterator[ChatEvent]:
         done = False
+        # lazy: tests patch assistant.external_agent.forward_to_external_agent; +4.0 s, hand-off only
         from assistant.external_agent import forward_to_external_agent
 
         events = forward_to_external_agent(  # the seed's forward step, typed events
@@ -258,8 +259,6 @@ class Orchestrator:
         """`hits`, or none when the base never speaks of the question's subject (a brand, a place
         it never names: `knowledge.coverage`): passages that only read close to the question are
         no context for a model, as they are no answer offline."""
-        from knowledge.extractive import subject_in_base
-
         return hits if subject_in_base(question, hits, None, self.knowledge_base) else []
 
     async def _assess(self, question: str) -> Verdict:
@@ -288,8 +287,6 @@ class Orchestrator:
     ) -> AsyncIterator[ChatEvent]:
         """Pure RAG answer (no classification): the model with the context, or extractive."""
         if self.model is None:
-            from knowledge.extractive import extractive_answer
-
             embedder = getattr(self.knowledge_base, "embedder", None)  # the encoder the KB was built with
             result = await asyncio.to_thread(extractive_answer, question, hits, embedder, kb=self.knowledge_base)
             for piece in _chunk_words(result.text):
