@@ -22,6 +22,7 @@ from booking.settings import booking_settings
 from chatbot.settings import chatbot_settings
 from cli.settings import cli_settings
 from coach.settings import coach_settings
+from relais.logging import configure_logging
 from relais.settings import Settings, get_settings, secret_values
 
 agent_app = typer.Typer(help="The agents served as the orchestrator's external agent.", no_args_is_help=True)
@@ -47,10 +48,11 @@ def routes_url(settings: Settings) -> str:
 @contextlib.asynccontextmanager
 async def open_booking(settings: Settings) -> AsyncIterator[object]:
     """The booking agent as a runner, on the settings' checkpointer and model (none: offline)."""
+    # lazy: the booking agent, its checkpointer and model load LangGraph (+6 s), not `relais --help`
     from booking.agent import build_booking_agent, default_store
-    from coach.checkpoint import open_checkpointer
-    from relais.agent_runner import AgentGraphRunner
-    from relais.models import chat_model, engine_info
+    from coach.checkpoint import open_checkpointer  # lazy: same reason
+    from relais.agent_runner import AgentGraphRunner  # lazy: same reason
+    from relais.models import chat_model, engine_info  # lazy: same reason
 
     model = chat_model(settings, temperature=0)
     async with open_checkpointer(None, settings) as saver:
@@ -61,10 +63,11 @@ async def open_booking(settings: Settings) -> AsyncIterator[object]:
 @contextlib.asynccontextmanager
 async def open_agents(settings: Settings, served: Served = Served.ALL) -> AsyncIterator[object]:
     """The runner the service serves: one agent, or the router between booking and the coach."""
+    # lazy: the coach and the booking routing load LangGraph (+10 s), not `relais --help`
     from booking.engine import claims_request as booking_claims
-    from coach.router import claims_request as coach_claims
-    from coach.runner import CoachRunner
-    from relais.agent_router import AgentRouter, Route, RouteStore
+    from coach.router import claims_request as coach_claims  # lazy: same reason
+    from coach.runner import CoachRunner  # lazy: same reason
+    from relais.agent_router import AgentRouter, Route, RouteStore  # lazy: same reason
 
     async with contextlib.AsyncExitStack() as stack:
         if served is Served.BOOKING:
@@ -90,10 +93,10 @@ def serve_command(
     agent: Served = typer.Option(Served.ALL, "--agent", help="all (booking + coach, routed), coach or booking."),
 ) -> None:
     """Serve the agents as the external agent (POST /assistant, SSE; GET /health)."""
+    # lazy: uvicorn +0.26 s and coach.service (LangGraph, +6 s), only to serve
     import uvicorn
 
-    from coach.service import create_app
-    from relais.logging import configure_logging
+    from coach.service import create_app  # lazy: same reason
 
     settings = get_settings()
     # the app's secrets too: the environment (and .env) the service runs in may hold them

@@ -5,7 +5,13 @@ from __future__ import annotations
 import typer
 
 from cli.agent_service import agent_app
-from cli.commands import ask_command, classify_command, eval_answers_command, eval_intent_command, run_command
+from cli.commands import (
+    ask_command,
+    classify_command,
+    eval_answers_command,
+    eval_intent_command,
+    run_command,
+)
 from cli.feedback_export import feedback_app
 from cli.ops_commands import doctor_command, hash_password_command
 from coach.cli import coach_app, eval_router_command

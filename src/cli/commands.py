@@ -10,6 +10,9 @@ from typing import Optional
 
 import typer
 
+from assistant.settings import assistant_settings
+from knowledge.cli import run_answer_eval
+
 
 def ask_command(
     question: str = typer.Argument(..., help="The question to answer from the knowledge base."),
@@ -19,6 +22,7 @@ def ask_command(
     """Answer a question from the knowledge base (offline engine unless a model is configured).
 
     Uses the running app's warm process when there is one (POST /relais/api/ask), else this one."""
+    # lazy: chatbot.ask_api +1.3 s (httpx), not on `relais --help`
     from chatbot.ask_api import AskError, answer_question, ask_warm
 
     try:
@@ -48,6 +52,7 @@ def classify_command(
     json_out: bool = typer.Option(False, "--json", help="Print {intent, score, engine} as JSON."),
 ) -> None:
     """Classify a question NORMAL (help center) or ALTER (an action for the external agent)."""
+    # lazy: assistant.offline_intent +4.3 s (the encoder stack), not on `relais --help`
     from assistant.offline_intent import get_offline_classifier
 
     result = get_offline_classifier().classify(question)
@@ -62,6 +67,7 @@ def eval_intent_command(
     json_out: bool = typer.Option(False, "--json"),
 ) -> None:
     """Accuracy of the offline intent classifier on a labelled JSONL file."""
+    # lazy: assistant.offline_intent +4.3 s (the encoder stack), not on `relais --help`
     from assistant.offline_intent import get_offline_classifier
 
     classifier = get_offline_classifier()
@@ -87,19 +93,20 @@ def eval_answers_command(
 ) -> None:
     """Fact recall, fragments and "not found" rates of the answers on a question set (one process):
     the offline composer's, or the configured model's, given the same context as in the app."""
-    from assistant.settings import assistant_settings
-    from knowledge.cli import run_answer_eval
+    # lazy: relais.models +3.2 s (LangChain), not on `relais --help`
     from relais.models import chat_model
 
     settings = assistant_settings().model_copy(update={"enable_orchestrator": False})  # answers, no hand-off
     model = chat_model(settings.kit)
     if model is None:
+        # lazy: knowledge.answer_eval loads the retrieval stack (+1.8 s), not on `relais --help`
         from knowledge.answer_eval import offline_answerer
 
         run_answer_eval(file, json_out, offline_answerer)
         return
+    # lazy: assistant.orchestrator +4.6 s, only with a configured model
     from assistant.orchestrator import Orchestrator
-    from assistant.turn_answers import turn_answerer
+    from assistant.turn_answers import turn_answerer  # lazy: same reason
 
     run_answer_eval(file, json_out, lambda: turn_answerer(Orchestrator(settings=settings, model=model,
                                                                        model_resolved=True)))
@@ -112,6 +119,7 @@ def run_command(
     headless: bool = typer.Option(True, "--headless/--browser", help="Do not open a browser tab."),
 ) -> None:
     """Index the knowledge base if needed, start the coach agent service and the Chainlit app."""
+    # lazy: cli.launcher loads the indexer (+1.8 s) and the doctor (+5.9 s): `relais run` only
     from cli.launcher import launch
 
     sys.exit(launch(host=host, port=port, demo=demo, headless=headless))

@@ -10,6 +10,9 @@ from typing import Optional
 
 import typer
 
+from chatbot.feedback import collect_feedback, parse_since, to_csv, to_eval_cases, to_jsonl
+from relais.settings import get_settings
+
 feedback_app = typer.Typer(help="Thumbs up/down given to answers: export them (operator view, all users).",
                            no_args_is_help=True)
 
@@ -28,13 +31,12 @@ def export_command(
     out: Optional[Path] = typer.Option(None, "--out", "-o", help="Write to this file instead of stdout."),
 ) -> None:
     """Export the feedback with its question, answer, sources, mode (help center / coach) and engine."""
+    # lazy: SQLAlchemy's asyncio (+1.2 s) and the chat database's code (Chainlit, +8 s): an export only
     from sqlalchemy.ext.asyncio import create_async_engine
 
-    from chatbot.chainlit_fixes.data_layer import is_sqlite
-    from chatbot.feedback import collect_feedback, parse_since, to_csv, to_eval_cases, to_jsonl
-    from chatbot.persistence import SQLITE_CONNECT_ARGS
-    from chatbot.schema import ensure_schema
-    from relais.settings import get_settings
+    from chatbot.chainlit_fixes.data_layer import is_sqlite  # lazy: same reason
+    from chatbot.persistence import SQLITE_CONNECT_ARGS  # lazy: same reason
+    from chatbot.schema import ensure_schema  # lazy: same reason
 
     if rating not in (None, "up", "down"):
         raise typer.BadParameter("--rating is 'up' or 'down'")

@@ -11,10 +11,14 @@ import time
 from pathlib import Path
 
 import httpx
+from tqdm import tqdm
 
 from assistant.settings import assistant_settings
+from chatbot.auth import ensure_auth_secret
+from chatbot.doctor import refuse_unsafe_start
 from chatbot.settings import chatbot_settings
 from cli.settings import CliSettings, cli_settings
+from knowledge.ingest import ingest_folder
 from knowledge.settings import KnowledgeSettings, knowledge_settings
 
 APP_FILE = Path(__file__).resolve().parents[1] / "chatbot" / "app.py"
@@ -45,8 +49,6 @@ def demo_environment(settings: CliSettings) -> dict[str, str]:
 
 
 def ensure_indexed(settings: KnowledgeSettings) -> None:
-    from knowledge.ingest import ingest_folder
-
     print("[relais] indexing the knowledge base (unchanged files are skipped)", flush=True)
     report = ingest_folder(settings.relais_kb_dir, settings)
     print(f"[relais] knowledge base: {report.summary()}", flush=True)
@@ -58,8 +60,6 @@ def _wait_healthy(url: str, proc: subprocess.Popen, seconds: float = 60, what: s
     deadline = time.monotonic() + seconds
     bar = None
     if what:
-        from tqdm import tqdm
-
         bar = tqdm(total=None, desc=f"[relais] {what}: starting", unit="step", leave=False,
                    bar_format="{desc} {n_fmt}/{total_fmt} [{elapsed}]")
     try:
@@ -103,9 +103,6 @@ def _stop_on_sigterm(*_: object) -> None:
 def launch(host: str | None, port: int | None, demo: bool, headless: bool) -> int:
     signal.signal(signal.SIGTERM, _stop_on_sigterm)
     settings, cli = chatbot_settings(), cli_settings()
-    from chatbot.auth import ensure_auth_secret
-    from chatbot.doctor import refuse_unsafe_start
-
     app_host, app_port = host or settings.app_host, port or settings.app_port
     refuse_unsafe_start(settings, app_host)
     ensure_auth_secret(settings)
