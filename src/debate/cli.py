@@ -9,10 +9,15 @@ context object: `CliRunner().invoke(app, args, obj={MODEL_FACTORY_KEY: factory})
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 from typing import Any
 
 import typer
+
+from debate import events as ev
+from debate.metrics import format_metrics
+from debate.schemas import team_label
 
 MODEL_FACTORY_KEY = "debate.model_factory"
 
@@ -48,14 +53,14 @@ def debate_command(
     ),
 ) -> None:
     """Debate MOTION: Pros vs Cons; a hostile critic audits each argument before it is published."""
-    import asyncio
+    # lazy: `relais --help` loads neither rich.console (+0.3 s) nor the graph (LangGraph, +10 s)
+    from rich.console import Console
 
-    from rich.console import Console  # lazy: `relais --help` loads neither rich (0.7 s) nor the graph (17 s, under load)
-
+    # lazy: debate.config +0.8 s (pydantic, YAML) and the graph, not on `relais --help`
     from debate.config import DebateConfig
-    from debate.graph import ModelSetupError
-    from debate.runner import RunError, default_out_dir, stored_config
-    from relais.models import ModelNotConfigured
+    from debate.graph import ModelSetupError  # lazy: same reason
+    from debate.runner import RunError, default_out_dir, stored_config  # lazy: same reason
+    from relais.models import ModelNotConfigured  # lazy: relais.models +3.2 s (LangChain)
 
     console = Console(highlight=False, soft_wrap=True)  # long paths stay copy-pastable
     if resume and out is None:
@@ -120,11 +125,7 @@ def _show(console: Any, status: Any, event: Any) -> bool | None:
     """
     from rich.markdown import Markdown  # lazy: rich loads only when a debate is printed
     from rich.markup import escape
-    from rich.panel import Panel
-
-    from debate import events as ev
-    from debate.metrics import format_metrics
-    from debate.schemas import team_label
+    from rich.panel import Panel  # lazy: same reason
 
     if isinstance(event, ev.RunStarted):
         head = "Resuming" if event.resumed else "Debate"

@@ -29,6 +29,7 @@ from sqlalchemy import Engine, create_engine, event, text
 from sqlalchemy.exc import SQLAlchemyError
 
 from handoff_audit.receipt import Receipt, ResultCheck, as_utc, content_problems, iso_utc
+from relais.settings import get_settings, secret_values
 
 log = logging.getLogger(__name__)
 
@@ -66,10 +67,6 @@ def database_url(target: str | Path | None = None) -> str:
     """A SQLAlchemy URL: `target` as is when it is a URL, a SQLite file when it is a path,
     else the chat database from the settings (`Settings.receipts_db_url`)."""
     if target is None:
-        from relais.settings import (
-            get_settings,  # lazy: `relais --help` loads this module, not pydantic-settings
-        )
-
         return get_settings().receipts_db_url
     value = str(target)
     if "://" in value:
@@ -131,8 +128,6 @@ class ReceiptStore:
     ) -> None:
         self.url = database_url(target)
         if secrets is None:
-            from relais.settings import secret_values
-
             secrets = secret_values()
         self._secrets = [s for s in secrets if s]
         self.engine = engine_for(self.url)

@@ -13,6 +13,8 @@ from typing import Any, Optional
 
 import typer
 
+from knowledge.settings import knowledge_settings
+
 MAX_ATTEMPTS_DEFAULT = 3
 
 
@@ -45,15 +47,16 @@ def kb_update_command(
     judge check each unit; failed units are retried with their evidence; repeated failures become
     lessons you approve; one review with a diff per article is approved before publishing.
     """
-    from rich.console import Console  # lazy: `relais --help` does not load the engine
-    from rich.markup import escape
+    # lazy: `relais --help` loads neither rich (+0.3 s) nor the engine (LangGraph, +7 s)
+    from rich.console import Console
+    from rich.markup import escape  # lazy: same reason
 
+    # lazy: the engine (LangGraph, +7 s) and relais.models (+3.2 s), not on `relais --help`
     from kb_update.factory import components_for
-    from kb_update.graph import EngineConfig
-    from kb_update.price_job import PriceChangeJob
-    from kb_update.runner import KbUpdateRun, checkpoint_path, sqlite_checkpointer
-    from knowledge.settings import knowledge_settings
-    from relais.models import engine_info
+    from kb_update.graph import EngineConfig  # lazy: same reason
+    from kb_update.price_job import PriceChangeJob  # lazy: same reason
+    from kb_update.runner import KbUpdateRun, checkpoint_path, sqlite_checkpointer  # lazy: same
+    from relais.models import engine_info  # lazy: same reason
 
     console = Console(stderr=json_output)
     settings = knowledge_settings()
@@ -97,8 +100,8 @@ def _drive(console: Any, run: Any, printer: _Printer) -> Any:
     """Run to the end, asking in the terminal; a failure is said and exits with code 1."""
     from rich.markup import escape  # lazy: `relais --help` does not load the engine
 
-    from kb_update.runner import RunawayRunError, drive
-    from kb_update.splitter import SplitCoverageError
+    from kb_update.runner import RunawayRunError, drive  # lazy: the engine (LangGraph, +7 s)
+    from kb_update.splitter import SplitCoverageError  # lazy: same reason
 
     try:
         return drive(run, printer.decide, printer.event)
@@ -120,7 +123,7 @@ class _Printer:
     def event(self, event: Any) -> None:
         from rich.markup import escape  # lazy: `relais --help` loads neither rich nor the engine
 
-        from kb_update.runner import RoundDone, SplitDone, UnitChecked
+        from kb_update.runner import RoundDone, SplitDone, UnitChecked  # lazy: the engine, +7 s
 
         c = self.console
         if isinstance(event, SplitDone):

@@ -17,7 +17,7 @@ from kb_update.consistency import ConsistencyChecker, period_factor
 from kb_update.crosscheck import Derived, KnowledgeBaseCheck
 from kb_update.failures import parse_hints
 from kb_update.gates import LinksPreserved, ParagraphDiff
-from kb_update.markdown import blocks, replace_blocks, clause_at
+from kb_update.markdown import blocks, clause_at, replace_blocks
 from kb_update.price_gates import NewPricePresent, OfflineJudge, OldPriceAbsent
 from kb_update.prices import (
     PERIOD_LABEL,

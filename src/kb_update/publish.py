@@ -104,9 +104,8 @@ def knowledge_reingest(settings: KnowledgeSettings | None = None) -> Reingest:
     """The default hook: incremental re-ingest of exactly the written files (knowledge package)."""
 
     def run(kb_dir: Path, paths: list[Path]) -> dict[str, Any]:
-        from knowledge.ingest import (
-            ingest_folder,  # lazy: the encoder stack loads only when a publish re-indexes
-        )
+        # lazy: knowledge.ingest (+1.8 s, the encoder stack) loads only when a publish re-indexes
+        from knowledge.ingest import ingest_folder
 
         result = ingest_folder(kb_dir, settings, paths=paths, show_progress=False)
         return _as_dict(result, paths)
