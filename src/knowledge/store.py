@@ -201,7 +201,7 @@ def chroma_client(settings: KnowledgeSettings, path: Path | None = None) -> Any:
     """An embedded client on `path` (default `settings.chroma_dir`), or an HTTP client."""
     # lazy: +6.7 s; the app opens the store in the background warm-up, not at import
     import chromadb
-    from chromadb.config import Settings as ChromaSettings
+    from chromadb.config import Settings as ChromaSettings  # lazy: same reason
 
     os.environ.setdefault("ANONYMIZED_TELEMETRY", "False")
     chroma_settings = ChromaSettings(anonymized_telemetry=False, allow_reset=False)
