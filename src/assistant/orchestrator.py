@@ -133,7 +133,7 @@ class Orchestrator:
 
     def agent(self) -> AgentClient:
         if self.agent_client is None:
-            # lazy: assistant.external_agent +4.0 s (httpx, LangGraph SDK), on the first hand-off only
+            # lazy: assistant.external_agent +4 s (httpx, LangGraph SDK), first hand-off only
             from assistant.external_agent import get_client
 
             self.agent_client = get_client()
@@ -230,7 +230,7 @@ class Orchestrator:
         interrupt_id: str | None = None,
     ) -> AsyncIterator[ChatEvent]:
         done = False
-        # lazy: tests patch assistant.external_agent.forward_to_external_agent; +4.0 s, hand-off only
+        # lazy: tests patch external_agent.forward_to_external_agent; +4 s, hand-off only
         from assistant.external_agent import forward_to_external_agent
 
         events = forward_to_external_agent(  # the seed's forward step, typed events

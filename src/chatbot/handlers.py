@@ -78,7 +78,7 @@ def startup() -> None:
 
 async def shutdown() -> None:
     """Close pooled connections (external agent client)."""
-    # lazy: assistant.external_agent +2.0 s (LangGraph SDK client); only an Assistant with an external agent opened one
+    # lazy: assistant.external_agent +2-4 s (LangGraph SDK): only a hand-off opened one
     from assistant.external_agent import aclose_client
 
     await aclose_client()
@@ -174,7 +174,7 @@ async def on_message(message: cl.Message) -> None:
     """A message with nothing visible in it (zero-width spaces…; public/relais.js does not send
     one) is no request: the person is asked to type one; no profile runs, no thread title."""
     if is_blank(message.content) and not message.elements:
-        # lazy: chatbot.profiles._turn +0.75 s (assistant.orchestrator); the profiles load it at the first chat, not at app start
+        # lazy: +0.75 s (assistant.orchestrator): the profiles load it at the first chat
         from chatbot.profiles._turn import user_language
 
         await cl.Message(content=i18n.translate("ui.empty_question", user_language("")), author="Relais").send()

@@ -30,7 +30,8 @@ READY_ROUTE = "/relais/ready"
 
 
 def _warm(settings: ChatbotSettings, status: dict[str, Any]) -> None:
-    # lazy: knowledge.warmup +0.7 s (knowledge.retrieval); the warm-up thread loads it, the page is served first
+    # knowledge.warmup (+0.7 s, knowledge.retrieval) loads in the warm-up thread, after the page;
+    # lazy: that, and tests patch knowledge.warmup.warm_up
     from knowledge.warmup import STEPS, warm_up
 
     assistant = assistant_settings()
@@ -45,7 +46,7 @@ def _warm(settings: ChatbotSettings, status: dict[str, Any]) -> None:
 
     seconds = warm_up(knowledge_settings().on(settings.kit), on_step)
     if assistant.enable_orchestrator:
-        # lazy: assistant.offline_intent +0.15 s, in the warm-up thread, not before the page is served
+        # lazy: +0.15 s, in the warm-up thread, not before the page is served
         from assistant.offline_intent import get_offline_classifier
 
         on_step("loading the intent classifier")
@@ -56,7 +57,7 @@ def _warm(settings: ChatbotSettings, status: dict[str, Any]) -> None:
 
 def _prefill(settings: ChatbotSettings) -> None:
     """The composer's sentence vectors, after ready (see the module's docstring)."""
-    # lazy: knowledge.retrieval and knowledge.unit_cache (+0.1 s), in the warm-up thread like knowledge.warmup
+    # lazy: knowledge.retrieval, knowledge.unit_cache (+0.1 s): the warm-up thread's work
     from knowledge.retrieval import get_knowledge_base
     from knowledge.unit_cache import prefill_once  # lazy: same reason
 

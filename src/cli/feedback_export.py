@@ -31,7 +31,7 @@ def export_command(
     out: Optional[Path] = typer.Option(None, "--out", "-o", help="Write to this file instead of stdout."),
 ) -> None:
     """Export the feedback with its question, answer, sources, mode (help center / coach) and engine."""
-    # lazy: SQLAlchemy's asyncio (+1.2 s) and the chat database's code (Chainlit, +8 s): an export only
+    # lazy: SQLAlchemy asyncio (+1.2 s), the chat database code (Chainlit, +8 s): export only
     from sqlalchemy.ext.asyncio import create_async_engine
 
     from chatbot.chainlit_fixes.data_layer import is_sqlite  # lazy: same reason

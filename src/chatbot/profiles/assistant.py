@@ -69,7 +69,7 @@ async def _restore_agent_prompt(thread: dict[str, Any]) -> None:
     """Ask the agent what the thread waits on; show it again (after Chainlit's resume emit).
 
     An agent without the pending endpoint cannot say: no buttons, a sentence to type the reply."""
-    # lazy: assistant.external_agent +2.0 s (LangGraph SDK client), only a thread handed to the external agent needs it
+    # lazy: assistant.external_agent +2-4 s (LangGraph SDK), for a handed-off thread only
     from assistant.external_agent import get_client
 
     found = await get_client().pending(thread["id"], _user_id())
@@ -163,7 +163,7 @@ async def on_choice(action: cl.Action) -> None:
     async with thread_lock(thread_id):
         stale = not is_live(action)
         if not stale and clicked:
-            # lazy: assistant.external_agent +2.0 s (LangGraph SDK client), only a thread handed to the external agent needs it
+            # lazy: assistant.external_agent +2-4 s (LangGraph SDK), for a handed-off thread only
             from assistant.external_agent import get_client
 
             found = await get_client().pending(thread_id, _user_id())
@@ -188,7 +188,7 @@ async def on_choice(action: cl.Action) -> None:
 
 async def _ask_for_edits(interrupt_id: str | None) -> None:
     """The Edit button: how to type the changes (checked before anything is sent)."""
-    # lazy: assistant.external_agent +2.0 s (LangGraph SDK client), only a thread handed to the external agent needs it
+    # lazy: assistant.external_agent +2-4 s (LangGraph SDK), for a handed-off thread only
     from assistant.external_agent import get_client
 
     language = live_language()
