@@ -9,8 +9,9 @@ and the agent would load LangChain and LangGraph, about +10 s on a loaded 2-core
 
 from __future__ import annotations
 
-from importlib import import_module
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from relais.lazy import lazy_attributes
 
 __all__ = ["APPROVALS", "BookingStore", "build_booking_agent"]
 
@@ -25,7 +26,4 @@ if TYPE_CHECKING:  # pragma: no cover
     from booking.store import BookingStore
 
 
-def __getattr__(name: str) -> Any:
-    if name in _WHERE:
-        return getattr(import_module(_WHERE[name]), name)
-    raise AttributeError(f"module 'booking' has no attribute {name!r}")
+__getattr__ = lazy_attributes(__name__, _WHERE)

@@ -7,8 +7,9 @@ would add about 10 s to it on a loaded 2-core machine; `tests/coach/test_cli.py`
 
 from __future__ import annotations
 
-from importlib import import_module
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from relais.lazy import lazy_attributes
 
 __all__ = ["CoachRunner", "build_coach_graph", "create_app", "open_checkpointer", "route"]
 
@@ -28,7 +29,4 @@ if TYPE_CHECKING:  # pragma: no cover
     from coach.service import create_app
 
 
-def __getattr__(name: str) -> Any:
-    if name in _WHERE:
-        return getattr(import_module(_WHERE[name]), name)
-    raise AttributeError(f"module 'coach' has no attribute {name!r}")
+__getattr__ = lazy_attributes(__name__, _WHERE)

@@ -7,8 +7,7 @@ events. Heavy imports (LangGraph) happen on first attribute access.
 
 from __future__ import annotations
 
-from importlib import import_module
-from typing import Any
+from relais.lazy import lazy_attributes
 
 __all__ = [
     "DebateConfig",
@@ -31,7 +30,4 @@ _WHERE = {
 }
 
 
-def __getattr__(name: str) -> Any:
-    if name in _WHERE:
-        return getattr(import_module(_WHERE[name]), name)
-    raise AttributeError(f"module 'debate' has no attribute {name!r}")
+__getattr__ = lazy_attributes(__name__, _WHERE)

@@ -10,8 +10,7 @@ Names are imported lazily so `relais --help` (which imports `kb_update.cli`) sta
 
 from __future__ import annotations
 
-import importlib
-from typing import Any
+from relais.lazy import lazy_attributes
 
 _EXPORTS = {
     "components_for": "kb_update.factory",
@@ -28,7 +27,4 @@ _EXPORTS = {
 __all__ = list(_EXPORTS)
 
 
-def __getattr__(name: str) -> Any:
-    if name in _EXPORTS:
-        return getattr(importlib.import_module(_EXPORTS[name]), name)
-    raise AttributeError(f"module 'kb_update' has no attribute {name!r}")
+__getattr__ = lazy_attributes(__name__, _EXPORTS)

@@ -12,8 +12,7 @@ Public API (imported lazily, so `import knowledge.cli` stays light):
 
 from __future__ import annotations
 
-from importlib import import_module
-from typing import Any
+from relais.lazy import lazy_attributes
 
 _EXPORTS = {
     "KnowledgeBase": "knowledge.retrieval",
@@ -52,7 +51,4 @@ __all__ = [
 ]
 
 
-def __getattr__(name: str) -> Any:
-    if name in _EXPORTS:
-        return getattr(import_module(_EXPORTS[name]), name)
-    raise AttributeError(f"module 'knowledge' has no attribute {name!r}")
+__getattr__ = lazy_attributes(__name__, _EXPORTS)
