@@ -182,6 +182,7 @@ class ChatSession:
         self._turn = Turn()
         self._tasks: asyncio.Queue[str] = asyncio.Queue()
         self.resumed: dict[str, Any] | None = None
+        self.removed: list[str] = []  # ids of every remove_action received, in order
         self.resume_error: str | None = None
         self._resume_outcome = asyncio.Event()
         self._register()
@@ -214,6 +215,7 @@ class ChatSession:
         async def _remove_action(data: dict) -> None:
             # as the page does: the first button with that id goes (an answered prompt's buttons
             # restored at resume time and removed by the next turn are no longer clickable)
+            self.removed.append(str(data.get("id")))
             actions = self._turn.actions
             index = next((i for i, action in enumerate(actions) if action.get("id") == data.get("id")), None)
             if index is not None:

@@ -74,3 +74,37 @@ async def test_a_click_whose_session_connects_meanwhile_is_delivered(app: Server
             await chat.close()
     assert reply.status_code == 200, reply.text
     assert reply.json()["success"] is True
+
+
+async def test_a_reconnect_during_a_clicked_turn_shows_the_thread_after_that_turn(app: ServerProcess) -> None:
+    """`chainlit_fixes.reconnect_resume`: the page's socket is replaced while a click's turn still
+    runs (as the browser does when it switches to the thread's chat profile). Stock Chainlit
+    re-resumes at once and the browser replaces its messages with a copy read mid-turn; here the
+    copy is read once the turn is written, so it holds the turn's echo, answer and next prompt."""
+    token = login(app.url, "alice", "alice-pass-1")
+    opened = await ChatSession(app.url, token, chat_profile="Coach").connect()
+    await opened.ask("Build muscle, lose fat — suggest a workout plan")
+    await opened.close()
+    chat = await ChatSession(app.url, token, chat_profile="Coach", thread_id=opened.thread_id).connect()
+    for _ in range(200):  # the thread shown again, its pending prompt's buttons restored
+        if chat._turn.actions:
+            break
+        await asyncio.sleep(0.05)
+    button = next(action for action in chat._turn.actions if action.get("name") == "agent_choice")
+    click = asyncio.create_task(chat.click(button))
+    while not chat._turn.messages and not click.done():  # the turn has begun: its echo reached the page
+        await asyncio.sleep(0.005)
+    await chat.close()  # the old socket goes, the same session comes back on a new one at once
+    again = ChatSession(app.url, token, chat_profile="Coach", thread_id=chat.thread_id)
+    again.session_id = chat.session_id
+    try:
+        await again.connect()
+        await click
+    finally:
+        await again.close()
+    async with httpx.AsyncClient(cookies={"access_token": token}, timeout=30) as http:
+        stored = (await http.get(f"{app.url}/project/thread/{chat.thread_id}")).json()["steps"]
+    messages = {step["id"] for step in stored if step["type"] in ("user_message", "assistant_message")}
+    shown = {step["id"] for step in again.resumed["steps"]}
+    assert len(messages) >= 4, stored  # question, first prompt, echoed choice, answer
+    assert messages <= shown, f"the re-resume's copy misses {len(messages - shown)} of the thread's messages"

@@ -198,3 +198,25 @@ async def test_a_reply_typed_right_after_reopening_keeps_its_own_prompt(stack: d
         assert humans(stack, thread_id)[-1] == "I'm vegetarian."
     finally:
         await again.close()
+
+
+async def test_a_thread_shown_again_takes_its_answered_prompts_buttons_off_the_page(stack: dict[str, Any]) -> None:
+    """The page keeps buttons across a resume, and a removal sent while it switched sockets is lost
+    (issue 24, seen in Chromium): the restore removes every answered prompt's buttons by id, then
+    shows the pending prompt's, once."""
+    base = stack["app"].url
+    token = login(base, "alice", "alice-pass-1")
+    thread_id, first = await paused_thread(base, token, "Coach")
+    answered = {action["id"] for action in first.actions}
+    chat = await reopened(base, token, thread_id, "Coach")
+    try:
+        second = await chat.click(choice(chat._turn.actions, "Vegetarian"))
+        pending = {action["id"] for action in second.actions}
+    finally:
+        await chat.close()
+    assert pending and not pending & answered, "the click's turn shows a new prompt's buttons"
+    again = await reopened(base, token, thread_id, "Coach")
+    await again.close()
+    assert answered <= set(again.removed), "the answered prompt's buttons are taken off the page"
+    assert {action["id"] for action in again._turn.actions} == pending  # the pending prompt's, once
+    assert len(again._turn.actions) == len(pending)

@@ -1,6 +1,7 @@
 """Stress in Chromium: a quick choice shown again after a reload or a socket reconnect is never
 dead (issue 24). Cycles of {reload → click, a reload right before the restore lands → click as
-soon as the buttons are back, websocket closed → click at once}, on the hand-off path (Assistant →
+soon as the buttons are back, websocket closed → click at once, click → websocket closed while the
+answer streams}, on the hand-off path (Assistant →
 coach service) and on the in-process Coach profile (whose thread reconnects to switch profile).
 
 Every click must resume the coach exactly once: the counter is the coach's own checkpoint (the
@@ -87,8 +88,10 @@ def groups(page: Any) -> int:
 
 
 def click_and_count(page: Any, stack: Stack, thread_id: str, pick: int, cell: str, tally: Tally,
-                    before_click: Callable[[], None] | None = None) -> None:
-    """Buttons back (what a person sees) → one click → the coach answers once, or a failure noted."""
+                    before_click: Callable[[], None] | None = None,
+                    after_click: Callable[[], None] | None = None) -> None:
+    """Buttons back (what a person sees) → one click → the coach answers once, below the whole
+    history, with one next prompt; or a failure noted."""
     try:
         page.locator(CHOICE_BUTTONS).first.wait_for(timeout=CLICK_TIMEOUT_MS)
     except PlaywrightTimeout:
@@ -105,6 +108,8 @@ def click_and_count(page: Any, stack: Stack, thread_id: str, pick: int, cell: st
         before_click()
     button.click()
     clicked_at = time.monotonic()
+    if after_click:
+        after_click()
     deadline = clicked_at + CLICK_TIMEOUT_MS / 1000
     while time.monotonic() < deadline and humans(stack, thread_id) == resumes:
         page.wait_for_timeout(200)
@@ -119,17 +124,26 @@ def click_and_count(page: Any, stack: Stack, thread_id: str, pick: int, cell: st
     got = humans(stack, thread_id) - resumes
     sets = groups(page)
     note = page.locator("#relais-click-note").count()
-    if got == 1 and sets == 1 and not note:
+    history = page.locator("[data-step-type='user_message']", has_text=WORKOUT).count()
+    if got == 1 and sets == 1 and not note and history:
         tally.resumed += 1
         print(f"\nissue-24 stress: ok {cell} ({label}) in {time.monotonic() - clicked_at:.1f} s", flush=True)
         return
     tally.failure(f"{cell} ({label}): the click resumed the coach {got} times (want 1); {sets} prompts with "
-                  f"buttons on the page (want 1: the answered prompt's go){'; the not-delivered note' if note else ''}")
+                  f"buttons on the page (want 1: the answered prompt's go){'; the not-delivered note' if note else ''}"
+                  f"{'' if history else '; the history is gone from the page'}")
     shot(page, f"24-{cell}-failed")
 
 
+def drop_socket_mid_answer(page: Any) -> Callable[[], None]:
+    """Close the page's socket a moment after a click, while the answer streams (the browser
+    reconnects at once, and Chainlit shows the thread again over the new socket)."""
+    return lambda: (page.wait_for_timeout(150), page.evaluate(CLOSE_SOCKETS_JS))
+
+
 def cycles(page: Any, stack: Stack, thread_id: str, prefix: str, tally: Tally, rounds: int) -> None:
-    """`rounds` × {reload → click; reload, reload again as the thread shows, click; socket closed → click}."""
+    """`rounds` × {reload → click; reload, reload again as the thread shows, click; socket closed →
+    click; click → socket closed while the answer streams}."""
     for n in range(rounds):
         page.reload()
         click_and_count(page, stack, thread_id, n, f"{prefix}-reload-{n}", tally)
@@ -139,6 +153,8 @@ def cycles(page: Any, stack: Stack, thread_id: str, prefix: str, tally: Tally, r
         click_and_count(page, stack, thread_id, n + 1, f"{prefix}-early-{n}", tally)
         click_and_count(page, stack, thread_id, n + 2, f"{prefix}-reconnect-{n}", tally,
                         before_click=lambda: page.evaluate(CLOSE_SOCKETS_JS))
+        click_and_count(page, stack, thread_id, n + 3, f"{prefix}-midturn-{n}", tally,
+                        after_click=drop_socket_mid_answer(page))
 
 
 def new_context_page(new_page: Callable[..., Any], tally: Tally) -> Any:
@@ -167,7 +183,7 @@ def test_clicks_after_reload_and_reconnect_resume_once(new_page: Callable[..., A
     coach.locator(CHOICE_BUTTONS).last.wait_for()
     coach_thread = newest_thread(coach, stack.url)
     coach.goto(f"{stack.url}/thread/{coach_thread}")
-    cycles(coach, stack, coach_thread, "coach", tally, rounds=3)  # 12 + 9 = 21 clicks in all
+    cycles(coach, stack, coach_thread, "coach", tally, rounds=3)  # 16 + 12 = 28 clicks in all
     shot(coach, "24-coach-after-cycles")
     print(f"\nissue-24 stress: {tally.summary()} in {time.monotonic() - started:.0f} s")
     assert not tally.failures and not tally.server_errors, tally.summary() + "\n" + "\n".join(

@@ -8,6 +8,7 @@
 | `feedback_owner` | `PUT`/`DELETE /feedback` rate any user's message | — |
 | `session_router` | session-bound HTTP calls fail on an instance that does not hold the socket | #592, #2596 |
 | `action_route` | a click naming a session whose socket is not (re)connected yet is a bare 500 `Session not found`, or runs with its answer sent to a dead socket | — (issue 24) |
+| `reconnect_resume` | a socket reconnect re-shows the thread from a database copy read while a turn still runs: the page loses the turn, or the history, or shows two prompts | — (issue 24) |
 | `edge` | the password callback cannot answer 429 nor see the client's address; cookies not `Secure` behind HTTPS | — |
 | `translations` | the footer says "LLMs can make mistakes" when no model runs | — |
 

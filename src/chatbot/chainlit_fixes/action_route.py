@@ -35,7 +35,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
 from assistant import i18n
-from chatbot.chainlit_fixes import session_router
+from chatbot.chainlit_fixes import reconnect_resume, session_router
 from chatbot.chainlit_fixes.route_order import add_route
 from chatbot.settings import chatbot_settings
 
@@ -112,12 +112,15 @@ async def call_action(request: Request, current_user: UserParam) -> Response:
         return undelivered(request, payload.action, waited, "its session is not connected")
     if waited >= _POLL_S:  # the race of issue 24 happened and was absorbed: said once per click
         logger.info("click on %r waited %.1f s for its session's socket and resume", payload.action.get("name"), waited)
-    return await chainlit_call_action(payload, current_user)
+    async with reconnect_resume.running(payload.sessionId):  # a reconnect's re-resume waits for it
+        return await chainlit_call_action(payload, current_user)
 
 
 def install(sio: Any) -> None:
-    """Register the route in front of Chainlit's and track when sessions are ready (idempotent)."""
+    """Register the route in front of Chainlit's and track when sessions are ready (idempotent);
+    a reconnect's re-resume first waits for the turn in progress (`reconnect_resume`)."""
     add_route(PATH, call_action, ["POST"], first=True)
+    reconnect_resume.install(sio)
     handlers = sio.handlers.setdefault("/", {})
     connect, resumed = handlers.get("connect"), handlers.get("connection_successful")
     if connect is None or resumed is None or getattr(resumed, "_relais_settles", False):

@@ -14,7 +14,8 @@ API (used by the Coach / Assistant profiles and the Knowledge-update profile):
   With `steps` (a resumed thread's stored steps) the buttons are put back under the stored
   message of the same interrupt id (no second copy of the text); without a stored message a
   new one is sent (`persist=False`: not written to the chat database, so reloads never pile up
-  copies). The prompt message's metadata carries `interrupt_id`. Returns the message id.
+  copies). The prompt message's metadata carries `interrupt_id` and its `button_ids`; with
+  `steps`, the buttons of the thread's answered prompts are taken off the page. Returns the message id.
 - `schedule_after_resume(callback)` — call from `on_chat_resume`: `await callback()` runs right
   after Chainlit has emitted the resumed thread (which would otherwise wipe anything sent from
   the hook, Chainlit #2611), deterministically: the session's emitter is wrapped once.
@@ -52,6 +53,7 @@ logger = logging.getLogger(__name__)
 
 CHOICE_ACTION = "agent_choice"
 INTERRUPT_KEY = "interrupt_id"  # in button payloads and in the prompt message's metadata
+BUTTONS_KEY = "button_ids"  # in the prompt message's metadata: the ids of the buttons it was shown with
 _FALLBACK_DELAY_S = 5.0  # only if a future Chainlit no longer calls emitter.resume_thread
 
 
@@ -91,6 +93,16 @@ def _metadata(step: dict[str, Any]) -> dict[str, Any]:
     return parse_metadata(step.get("metadata"))
 
 
+def stored_button_ids(steps: Sequence[dict[str, Any]] | None) -> list[str]:
+    """The ids of every button the thread's stored prompts were shown with (answered or not)."""
+    ids: list[str] = []
+    for step in steps or ():
+        buttons = _metadata(step).get(BUTTONS_KEY)
+        if isinstance(buttons, list):
+            ids.extend(str(button) for button in buttons)
+    return ids
+
+
 def stored_prompt_id(steps: Sequence[dict[str, Any]] | None, interrupt_id: str | None) -> str | None:
     """The id of the stored message that showed this interrupt, if the thread kept it."""
     if not steps or not interrupt_id:
@@ -117,6 +129,7 @@ async def _send_pending_prompt(prompt: PendingPrompt, steps: Sequence[dict[str, 
         # keeps actions across a resume_thread): a copy left on the page by an earlier session,
         # process or instance goes first. Removing an id the page does not show is a no-op.
         await action.remove()
+    await _remove_answered_buttons(steps, {action.id for action in actions})
     message_id = stored_prompt_id(steps, prompt.interrupt_id)
     message: cl.Message | None = None
     if message_id is None:
@@ -124,7 +137,8 @@ async def _send_pending_prompt(prompt: PendingPrompt, steps: Sequence[dict[str, 
             content=prompt.prompt,
             actions=actions,
             author=prompt.author,
-            metadata={INTERRUPT_KEY: prompt.interrupt_id, "kind": prompt.kind},
+            metadata={INTERRUPT_KEY: prompt.interrupt_id, "kind": prompt.kind,
+                      BUTTONS_KEY: [action.id for action in actions]},
         )
         if not persist:
             message.persisted = True  # Chainlit skips the data layer for a message marked so
@@ -140,6 +154,18 @@ async def _send_pending_prompt(prompt: PendingPrompt, steps: Sequence[dict[str, 
     else:
         await message.send()
     return message_id
+
+
+async def _remove_answered_buttons(steps: Sequence[dict[str, Any]] | None, keep: set[str]) -> None:
+    """On a thread shown again, take the buttons of its answered prompts off the page.
+
+    The page keeps its buttons across a `resume_thread`, and a removal sent while it switched
+    sockets (the reconnect that follows a resume, to the thread's chat profile) never reached it:
+    an answered prompt kept clickable-looking buttons under the new one (issue 24, seen in Chromium).
+    Removing an id the page does not hold is a no-op."""
+    for button_id in stored_button_ids(steps):
+        if button_id not in keep:
+            await cl.context.emitter.emit("remove_action", {"id": button_id})
 
 
 # The live prompt of each socket session, kept out of `cl.user_session`: Chainlit persists the
@@ -311,6 +337,7 @@ def schedule_after_resume(callback: Callable[[], Awaitable[None]]) -> None:
 
 __all__ = [
     "CHOICE_ACTION",
+    "BUTTONS_KEY",
     "INTERRUPT_KEY",
     "Choice",
     "PendingPrompt",
@@ -324,6 +351,7 @@ __all__ = [
     "refuse_stale",
     "schedule_after_resume",
     "send_pending_prompt",
+    "stored_button_ids",
     "stored_prompt_id",
     "thread_lock",
 ]
