@@ -21,6 +21,7 @@ from typing import Any
 import chainlit as cl
 from chainlit.context import init_ws_context
 from chainlit.data import get_data_layer
+from chainlit.server import sio
 from chainlit.session import WebsocketSession, ws_sessions_id
 
 from assistant import i18n
@@ -35,10 +36,20 @@ STALE_CLICK_NOTE = "prompt.stale_shown"  # the note in a tab whose click was ref
 
 
 def other_sessions(thread_id: str | None, current: Any) -> list[WebsocketSession]:
-    """The live socket sessions of this process showing `thread_id`, other than `current`."""
+    """The connected socket sessions of this process showing `thread_id`, other than `current`.
+
+    Chainlit keeps a session for `session_timeout` (an hour) after its socket is gone: every
+    reload leaves one or two. Shown the thread each, after every turn, they held the thread's lock
+    in turn for dead pages — after twenty reloads the live tab's next prompt came back only after
+    45 s (issue 24, measured in Chromium). A page that comes back resumes the thread anyway."""
     if not thread_id:
         return []
-    return [s for s in list(ws_sessions_id.values()) if s is not current and s.thread_id == thread_id]
+    return [s for s in list(ws_sessions_id.values())
+            if s is not current and s.thread_id == thread_id and _socket_connected(s)]
+
+
+def _socket_connected(session: Any) -> bool:
+    return bool(sio.manager.is_connected(session.socket_id, "/"))
 
 
 async def show_current_state(session: WebsocketSession, resume: Resume, note_key: str) -> bool:
