@@ -35,6 +35,7 @@ from typing import Any
 import numpy as np
 
 from knowledge.answer_types import ALL_TYPES, asked_types, days_named, states_type
+from knowledge.candidate_passages import linked_articles, neighbours, runners_up, whole_articles
 from knowledge.cross_language import cosine_scale
 from knowledge.embedding_cache import embed_texts
 from knowledge.fragments import opens_on_pronoun
@@ -42,13 +43,7 @@ from knowledge.language import detect_language
 from knowledge.lexical import analyse_query
 from knowledge.list_context import gather_lists, heading_lead, heading_of, render_item, whole_steps
 from knowledge.passage_units import Unit, capitalise, units_of
-from knowledge.pointers import (
-    MAX_POINTERS,
-    is_pointer,
-    pointer_targets,
-    resolve_target,
-    strip_pointers,
-)
+from knowledge.pointers import is_pointer, pointer_targets, strip_pointers
 from knowledge.polarity import answer_polarity
 from knowledge.question_kind import (
     HOWTO,
@@ -75,7 +70,6 @@ DAY_BONUS = 0.06  # the unit names the days the question asks about (penalty: on
 POLARITY_BONUS = 0.06  # yes/no question: the unit says "no X" / "not X" / "free" about what was asked
 LANGUAGE_PENALTY = 0.04  # the unit's article is in another language than the question (when both exist)
 PROBLEM_PENALTY = 0.05  # a how-to question that reports no problem: troubleshooting steps are not the answer
-TYPED_ARTICLES = 2  # articles searched whole for units of the asked type
 _PROBLEM = re.compile(r"\b(?:not|n['’]t|nothing|ne|pas|problems?|issues?|errors?|fails?|failed|fix|trouble\w*|"
                       r"crash\w*|broken|missing|probl[èe]mes?|erreurs?|panne|bloqu\w*|manqu\w*|still)\b",
                       re.IGNORECASE)
@@ -104,6 +98,7 @@ class _Candidate:
     overlap: float = 0.0
     deciding: bool = False
     extra: bool = False  # found by the answer-type search of whole articles, not by retrieval
+    behind: bool = False  # from a chunk ranked right behind the hits (`KnowledgeBase.runners_up`)
 
 
 def _usable(unit: Unit) -> bool:
@@ -115,51 +110,6 @@ def _usable(unit: Unit) -> bool:
         link_only = any(unit.text.rstrip(".") == label for label, _ in unit.links)  # "- [Refunds](refunds.md)"
         return len(unit.text.split()) >= 2 and not is_pointer(unit) and not link_only
     return True
-
-
-def _neighbours(hits: list[Hit], kb: Any) -> list[tuple[Hit, float]]:
-    """The chunks right before and after the top hit in its article, ranked after every hit:
-    the chunker may have split the sentence that answers from the passage retrieval found."""
-    if not hits or kb is None or not hasattr(kb, "source_chunks"):
-        return []
-    top = hits[0]
-    have = {(h.source, h.chunk_index) for h in hits}
-    return [(chunk, float(len(hits))) for chunk in kb.source_chunks(top.source)
-            if abs(chunk.chunk_index - top.chunk_index) == 1 and (chunk.source, chunk.chunk_index) not in have]
-
-
-def _whole_articles(hits: list[Hit], kb: Any, have: set[tuple[str, int]]) -> list[tuple[Hit, float]]:
-    """Every other chunk of the first `TYPED_ARTICLES` retrieved articles (searched for units of
-    the asked answer type: the row with the weekday hours may sit in a chunk retrieval missed)."""
-    if kb is None or not hasattr(kb, "source_chunks"):
-        return []
-    sources: dict[str, float] = {}
-    for rank, h in enumerate(hits):
-        sources.setdefault(h.source, float(rank))
-    out: list[tuple[Hit, float]] = []
-    for source, rank in list(sources.items())[:TYPED_ARTICLES]:
-        out += [(chunk, rank + 0.5) for chunk in kb.source_chunks(source)
-                if (chunk.source, chunk.chunk_index) not in have]
-    return out
-
-
-def _linked_articles(c: _Candidate, kb: Any, have: set[tuple[str, int]]) -> list[tuple[Hit, float]]:
-    """The chunks of the articles the best unit links to or names by title ("you can freeze your
-    membership for up to three months"): the unit says where the details are, and the linked
-    article may state the asked fact ("You are not charged")."""
-    if kb is None or not hasattr(kb, "source_chunks"):
-        return []
-    sources = [resolve_target(target, label, c.hit, kb) for label, target in c.unit.links]
-    if hasattr(kb, "source_titles"):
-        text = f" {' '.join(c.unit.text.lower().split())} "
-        sources += [source for title, source in kb.source_titles().items()
-                    if len(title.split()) >= 2 and f" {title} " in text]
-    out: list[tuple[Hit, float]] = []
-    for source in list(dict.fromkeys(s for s in sources if s and s != c.hit.source))[:MAX_POINTERS]:
-        chunks = kb.source_chunks(source)
-        out += [(chunk, c.rank + 0.5) for chunk in chunks if (chunk.source, chunk.chunk_index) not in have]
-        have.update((chunk.source, chunk.chunk_index) for chunk in chunks)
-    return out
 
 
 def _titles(kb: Any) -> set[str]:
@@ -202,18 +152,24 @@ def _units(passages: list[tuple[Hit, float]], seen: set[str], wanted: Any = None
     return out
 
 
-def _candidates(hits: list[Hit], kb: Any, wanted: Any = None, seen: set[str] | None = None) -> list[_Candidate]:
+def _candidates(question: str, hits: list[Hit], kb: Any, wanted: Any = None,
+                seen: set[str] | None = None) -> list[_Candidate]:
     passages: list[tuple[Hit, float]] = [(h, float(r)) for r, h in enumerate(hits)]
     for source, rank in pointer_targets(hits, kb):
         passages += [(chunk, rank) for chunk in kb.source_chunks(source)]
-    passages += _neighbours(hits, kb)
+    passages += neighbours(hits, kb)
     seen = set() if seen is None else seen
     titles = _titles(kb)
     out = _units(passages, seen, titles=titles)
+    have = {(h.source, h.chunk_index) for h, _ in passages}
     if wanted is not None:
-        have = {(h.source, h.chunk_index) for h, _ in passages}
-        out += _units(_whole_articles(hits, kb, have), seen, wanted, titles)
-    return out
+        typed = whole_articles(hits, kb, have)
+        out += _units(typed, seen, wanted, titles)
+        have.update((h.source, h.chunk_index) for h, _ in typed)
+    behind = _units(runners_up(question, hits, kb, have), seen, titles=titles)
+    for c in behind:
+        c.extra = c.behind = True  # read for the answer, never for the relevance bar
+    return out + behind
 
 
 _CLAUSE = re.compile(r"\s*;\s+|,\s+(?=(?:then|but|so|and then|puis|mais|sinon|ensuite|alors)\b)", re.IGNORECASE)
@@ -392,7 +348,7 @@ def compose(question: str, hits: list[Hit], embedder: Any, cache_dir: Path, *, k
     scorer = _Scorer(question, embedder, cache_dir, kb)
     typed = scorer.kind == HOWTO or bool(scorer.types) or bool(scorer.days)
     seen: set[str] = set()
-    candidates = _candidates(hits, kb, scorer.wanted if typed else None, seen)
+    candidates = _candidates(question, hits, kb, scorer.wanted if typed else None, seen)
     if not candidates:
         return Composed(not_found)
     kind = scorer.kind
@@ -404,9 +360,13 @@ def compose(question: str, hits: list[Hit], embedder: Any, cache_dir: Path, *, k
     if top_similarity < floor and best_base < floor + 0.1:
         return Composed(not_found)  # the bar reads what retrieval found, as it always did
     best = max(candidates, key=lambda c: c.score)
+    if not best.behind:  # a chunk ranked behind the hits speaks only when it holds the best unit
+        keep = [i for i, c in enumerate(candidates) if not c.behind]
+        seen.difference_update(c.unit.text.lower() for c in candidates if c.behind)  # a linked article may hold them
+        candidates, vectors = [candidates[i] for i in keep], vectors[keep]
     if kind == YESNO or scorer.types:
-        linked = _units(_linked_articles(best, kb, {(c.hit.source, c.hit.chunk_index) for c in candidates}), seen,
-                        titles=_titles(kb))
+        have = {(c.hit.source, c.hit.chunk_index) for c in candidates}
+        linked = _units(linked_articles(best.unit, best.hit, best.rank, kb, have), seen, titles=_titles(kb))
         if linked:
             for c in linked:
                 c.extra = True

@@ -57,6 +57,8 @@ from relais import tracing
 from relais.embeddings import Embedder, get_embedder
 
 MODES = ("dense", "bm25", "hybrid")
+RUNNERS_UP = 3  # chunks ranked right behind a search's hits, kept for the answer composer
+RUNNERS_UP_MEMORY = 256  # questions whose runners-up are remembered (the latest ones)
 
 
 @dataclass
@@ -105,6 +107,7 @@ class KnowledgeBase:
         self._cross: CrossLanguageIndex | None = None
         self._stamp: float | None = None
         self._lock = threading.Lock()
+        self._runners_up: dict[str, list[Hit]] = {}  # question → ranked close behind its hits (bounded)
         self.chunk_count = CountMemo(lambda: self.store.count(), self._meta_stamp)  # asked often per question
         self._cross_count = CountMemo(lambda: self._cross.count() if self._cross else 0, self._meta_stamp)
 
@@ -251,17 +254,35 @@ class KnowledgeBase:
         if not query or top_k <= 0 or self.is_empty():
             return []
         cross, own_language = self._cross_for(query) if mode in ("dense", "hybrid") else (None, None)
-        hits = self._search(query, top_k, mode, min_score, group_by_source, cross, own_language)
+        hits, runners = self._search(query, top_k, mode, min_score, group_by_source, cross, own_language)
         if own_language is not None:
             # a bilingual base covers some topics in one language only: when nothing in the
             # question's own language passes, or an article in another language matches the
             # question better than every own-language one, that article is offered too
-            others = self._search(query, top_k, mode, min_score, group_by_source, cross, None)
+            others, _ = self._search(query, top_k, mode, min_score, group_by_source, cross, None)
             hits = with_better_in_other_language(hits, others, top_k) if hits else others
+        if not group_by_source and min_score > 0:
+            self._remember_runners_up(query, [h for h in runners if h.id not in {h.id for h in hits}])
         return hits
 
+    def runners_up(self, query: str) -> list[Hit]:
+        """The chunks fusion ranked right behind the last search's hits for `query` (at most
+        `RUNNERS_UP`), whether the relevance bar dropped them or `top_k` cut them: a long list
+        (a CLI's options, a FAQ page) reads far from any one question as a whole, and the
+        answer composer reads its units one by one. Empty for a question not searched."""
+        query = (query or "").strip()[: self.settings.max_question_chars]
+        return list(self._runners_up.get(query, []))
+
+    def _remember_runners_up(self, query: str, hits: list[Hit]) -> None:
+        with self._lock:
+            self._runners_up.pop(query, None)
+            self._runners_up[query] = hits
+            while len(self._runners_up) > RUNNERS_UP_MEMORY:
+                self._runners_up.pop(next(iter(self._runners_up)))
+
     def _search(self, query: str, top_k: int, mode: str, min_score: float, group_by_source: bool,
-                cross: CrossLanguageIndex | None, own_language: str | None) -> list[Hit]:
+                cross: CrossLanguageIndex | None, own_language: str | None) -> tuple[list[Hit], list[Hit]]:
+        """(the hits, the chunks ranked right behind them: `runners_up`)."""
         cfg = self.config
         depth = max(cfg.depth, top_k * (4 if group_by_source else 2))
         key: Callable[[dict[str, Any]], str] = (
@@ -290,6 +311,7 @@ class KnowledgeBase:
         ranked = sorted(fused, key=lambda k: fused[k], reverse=True)
         if own_language is not None:  # each language answers from its own articles
             ranked = [k for k in ranked if payloads[k]["language"] == own_language]
+        behind = ranked[: top_k + RUNNERS_UP]
         if qvec is not None and min_score > 0:
             ranked = ranked[: top_k * 3]
             self._fill_dense_scores(qvec, ranked, payloads, cosines, space)
@@ -301,12 +323,13 @@ class KnowledgeBase:
             else:
                 bar = cross.bar(qvec, cfg.min_margin)
             ranked = [k for k in ranked if self._relevant(query, cosines.get(k, -1.0), payloads[k], min_score, bar)]
-        hits: list[Hit] = []
-        for k in ranked[:top_k]:
+        def hit(k: str) -> Hit:
             p = payloads[k]
-            hits.append(Hit(p["text"], p["source"], self.citation_title(p), p["section"], p["chunk_index"],
-                            float(fused[k]), cosines.get(k), lexical.get(k), p["id"]))
-        return hits
+            return Hit(p["text"], p["source"], self.citation_title(p), p["section"], p["chunk_index"],
+                       float(fused[k]), cosines.get(k), lexical.get(k), p["id"])
+
+        kept = ranked[:top_k]
+        return [hit(k) for k in kept], [hit(k) for k in behind if k not in kept][:RUNNERS_UP]
 
     def _dense(self, qvec: np.ndarray, depth: int, key: Callable[[dict[str, Any]], str],
                payloads: dict[str, dict[str, Any]], store: ChromaStore | None = None,

@@ -242,3 +242,51 @@ def test_the_relevance_bar_reads_the_multilingual_encoders_lower_cosines_on_mini
     question = "Quel délai ?"
     assert not compose(question, passage, FixedCosineEmbedder("minilm", 0.27), tmp_path / "a").found
     assert compose(question, passage, FixedCosineEmbedder("use-multilingual", 0.27), tmp_path / "b").found
+
+
+OPTIONS = """Options:
+
+- `-w, --watch`: Reload the app when the module changes.
+- `-h, --headless`: Prevents the app from opening in the browser.
+- `--port`: Specifies a different port to run the server on.
+- `--host`: Specifies a different host to run the server on."""
+WEBAPP = ("When you start the app, the chat is served in your browser on port 8000. "
+          "The web app works on desktop and mobile.")
+
+
+class RunnersUpKB(FakeKB):
+    """A base whose search ranked `behind` right after the hits (`KnowledgeBase.runners_up`)."""
+
+    def __init__(self, behind: list[Hit]) -> None:
+        super().__init__({})
+        self.behind = behind
+
+    def source_chunks(self, source: str) -> list[Hit]:
+        return [h for h in self.behind if h.source == source]
+
+    def runners_up(self, question: str) -> list[Hit]:
+        return list(self.behind)
+
+
+def test_a_chunk_ranked_behind_the_hits_answers_when_it_holds_the_best_unit(answer) -> None:
+    """A long list of options reads far from the question as a whole: its one item answers."""
+    kb = RunnersUpKB([hit(OPTIONS, "command-line.md", "Command line", "run")])
+    result = answer("How do I stop the browser from opening when I start the app?",
+                    [hit(WEBAPP, "webapp.md", "Web app")], kb=kb)
+    assert "--headless" in result.text, result.text
+    assert "command-line.md" in [s.source for s in result.sources]
+
+
+def test_chunks_ranked_behind_the_hits_stay_silent_when_a_hit_answers(answer) -> None:
+    kb = RunnersUpKB([hit(OPTIONS, "command-line.md", "Command line", "run")])
+    result = answer("Does the web app work on mobile?", [hit(WEBAPP, "webapp.md", "Web app")], kb=kb)
+    assert result.found and "mobile" in result.text
+    assert [s.source for s in result.sources] == ["webapp.md"]
+
+
+def test_chunks_ranked_behind_the_hits_never_make_an_answer_found(answer) -> None:
+    """The relevance bar reads only the hits: an off-topic question stays "not found"."""
+    kb = RunnersUpKB([hit(OPTIONS, "command-line.md", "Command line", "run")])
+    result = answer("Which port does the ferry to the island leave from?",
+                    [hit("Gift vouchers can be bought at the front desk.", "vouchers.md", "Vouchers")], kb=kb)
+    assert not result.found and result.text == "NOT FOUND"

@@ -7,6 +7,7 @@ import pytest
 from knowledge.fusion import convex_combination, min_max, reciprocal_rank_fusion
 from knowledge.retrieval import (
     OTHER_LANGUAGE_EXTRA,
+    RUNNERS_UP,
     Hit,
     KnowledgeBase,
     RetrievalConfig,
@@ -58,6 +59,20 @@ def test_min_score_is_on_dense_cosine(indexed) -> None:
     assert len(everything) == 5  # without the bar, something always comes back
     kept = kb.search("How much does the base plan cost?", top_k=10, min_score=0.5)
     assert kept and all(h.dense_score >= 0.5 for h in kept)
+
+
+def test_runners_up_are_the_chunks_ranked_behind_the_hits(indexed) -> None:
+    """What fusion ranked right behind the returned hits (dropped by the bar or cut by top_k) is
+    kept for the composer, never mixed into the hits themselves."""
+    _, kb = indexed
+    question = "How much does the base plan cost?"
+    hits = kb.search(question, top_k=2)
+    behind = kb.runners_up(question)
+    assert hits and behind and len(behind) <= RUNNERS_UP
+    assert not {h.id for h in behind} & {h.id for h in hits}
+    ranked = kb.search(question, top_k=2 + RUNNERS_UP, min_score=0.0)
+    assert [h.id for h in behind] == [h.id for h in ranked if h.id not in {x.id for x in hits}][: len(behind)]
+    assert kb.runners_up("A question nobody asked") == []
 
 
 def test_hit_fields_and_grouping(indexed) -> None:
