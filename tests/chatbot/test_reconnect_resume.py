@@ -35,8 +35,8 @@ def installed(monkeypatch: pytest.MonkeyPatch, live: Any) -> tuple[Any, list[str
     return sio.handlers["/"]["connection_successful"], calls
 
 
-async def test_a_reconnect_during_a_click_resumes_after_the_click(monkeypatch: pytest.MonkeyPatch) -> None:
-    handler, calls = installed(monkeypatch, session())
+async def click_running(calls: list[str]) -> asyncio.Task[None]:
+    """A click's callback under way in session "s-1" for 0.3 s (it notes when it is done)."""
 
     async def click() -> None:
         async with reconnect_resume.running("s-1"):
@@ -45,6 +45,13 @@ async def test_a_reconnect_during_a_click_resumes_after_the_click(monkeypatch: p
 
     clicking = asyncio.create_task(click())
     await asyncio.sleep(0.05)
+    return clicking
+
+
+async def test_a_reconnect_during_a_click_resumes_after_the_click(monkeypatch: pytest.MonkeyPatch) -> None:
+    handler, calls = installed(monkeypatch, session())
+
+    clicking = await click_running(calls)
     assert await handler("sid-2") == "sid-2"
     await clicking
     assert calls == ["click done", "chainlit resumes"]
@@ -70,13 +77,7 @@ async def test_a_first_connection_is_not_held(monkeypatch: pytest.MonkeyPatch, l
     session that never interacted goes straight to Chainlit even while a click runs."""
     handler, calls = installed(monkeypatch, live)
 
-    async def click() -> None:
-        async with reconnect_resume.running("s-1"):
-            await asyncio.sleep(0.3)
-            calls.append("click done")
-
-    clicking = asyncio.create_task(click())
-    await asyncio.sleep(0.05)
+    clicking = await click_running(calls)
     await handler("sid-2")
     assert calls == ["chainlit resumes"]
     await clicking
