@@ -64,7 +64,9 @@ _ASKS: list[tuple[str, re.Pattern[str]]] = [
                      r"\bquel\s+age\b|\bage\s+minimum\b|\b\d{1,2}\s+ans\b|\byears?\s+old\b|\b\d{1,2}[- ]year[- ]old\b", _I)),
     (FREQUENCY, re.compile(r"\bhow\s+(?:often|frequently)\b|\bhow\s+many\s+times\b|\ba\s+quelle\s+frequence\b|"
                            r"\btous\s+les\s+combien\b|\bcombien\s+de\s+fois\b", _I)),
-    (PLACE, re.compile(r"^\s*(?:where|ou)\b|\b(?:where|ou)\s+(?:can|do|does|is|are|puis|peut|peux|se\s+trouve|"
+    (PLACE, re.compile(r"\b(?:which|what)\s+(?:\w+\s+)?(?:page|screen|web\s*page|url|link)\b|"
+                       r"\bquel(?:le)?s?\s+(?:\w+\s+)?(?:page|ecran|url|lien)\b|"
+                       r"^\s*(?:where|ou)\b|\b(?:where|ou)\s+(?:can|do|does|is|are|puis|peut|peux|se\s+trouve|"
                        r"sont|est|trouver)\b|\bin\s+which\s+(?:country|city|place|menu|screen|tab)\b|"
                        r"\bdans\s+quel(?:le)?\s+(?:pays|ville|endroit|menu|ecran|onglet)\b|\ba\s+quel\s+endroit\b", _I)),
     (CONTACT, re.compile(r"\b(?:contact|reach|call|by\s+phone|phone\s+(?:number|support)|e-?mail\s+address|"
@@ -82,6 +84,9 @@ _ASKS.append((IDENTIFIER, re.compile(  # words that name code, never a bare "opt
     r"\b(?:which|what)\s+options?\s+of\s+the\s+\w+\s+command\b|\b(?:which|what)\s+methods?\s+(?!of\b|to\b|for\b)|"
     r"\bquel(?:le)?s?\s+(?:\w+\s+){0,2}?(?:url|verbe\s+http|methode\s+http|variable\s+d\W*environnement|"
     r"nom\s+de\s+fichier|raccourci\s+clavier|decorateur)s?\b|\ba\s+quelle\s+url\b", _I)))
+_PAY_MEANS = re.compile(r"\b(?:ways?|methods?|means|options?|forms?)\s+(?:to|of)\s+pay\w*|\bpayment\s+(?:methods?|options?|types?)\b|"
+                        r"\bpay\s+(?:with|by|using|via)\b|\b(?:moyens?|modes?)\s+de\s+(?:paiement|payer|reglement)\b|"
+                        r"\bpayer\s+(?:par|avec)\b", _I)  # how to pay, not how much
 _EXPLICIT_MONEY = re.compile(r"\bhow\s+much\b(?!\s+(?:time|notice))|\bcombien\s+(?:cout|pai|pay|regl)|\bprix\b|\btarif", _I)
 _WHEN = re.compile(r"\b(?:when|quand)\b", _I)
 _HOW_MANY_TIME = re.compile(rf"\bhow\s+many\s+{_TIME_UNITS_EN}\b|\bcombien\s+de\s+{_TIME_UNITS_FR}\b", _I)
@@ -117,7 +122,7 @@ _STATES: dict[str, re.Pattern[str]] = {
                           rf"\b(?:per|a|each)\s+{_PERIOD_EN}\b|\b(?:daily|weekly|monthly|yearly|annually)\b|"
                           rf"\btou(?:te)?s\s+les\s+(?:\d+\s+)?{_PERIOD_FR}|\bchaque\s+{_PERIOD_FR}|"
                           rf"\b(?:une|deux|\d+)\s+fois\b|\bpar\s+{_PERIOD_FR}", _I),
-    PLACE: re.compile(r"\w[^>\n]{0,40}\s>\s\w|\b(?:in|at|from|on)\s+(?:the\s+)?(?:app|front\s+desk|club|website|"
+    PLACE: re.compile(r"\w[^>\n]{0,40}\s>\s\w|https?://\S+|\b[\w-]+(?:\.[\w-]+)+/[#\w/-]*\w|\b(?:in|at|from|on)\s+(?:the\s+)?(?:app|front\s+desk|club|website|"
                       r"settings|profile)\b|\b(?:in|at|near)\s+(?:the\s+)?[A-Z][\w-]+|"
                       r"\(\s*[A-Z][a-z]+,\s+[A-Z][a-z]+\s*\)|"
                       r"\b(?:dans|[àa]|en|au)\s+(?:l['’]\s*)?(?:application|accueil|appli|club)\b|"
@@ -142,7 +147,8 @@ def asked_types(question: str) -> frozenset[str]:
         found.discard(QUANTITY)
     if TIME in found and re.search(r"\bhow\s+late\b", folded) and not re.search(r"\b(?:open|close)", folded):
         found.discard(TIME)  # "how late can I cancel?" wants a delay, not a clock time
-    if (found & {DURATION, TIME, AGE, FREQUENCY, PLACE} or _WHEN.search(folded)) and not _EXPLICIT_MONEY.search(folded):
+    if (found & {DURATION, TIME, AGE, FREQUENCY, PLACE} or _WHEN.search(folded) or _PAY_MEANS.search(folded)) \
+            and not _EXPLICIT_MONEY.search(folded):
         found.discard(MONEY)  # "how long until the refund arrives?" wants a delay, not an amount
     if found & {DURATION, TIME, AGE, FREQUENCY}:
         found.discard(QUANTITY)

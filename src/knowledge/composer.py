@@ -38,7 +38,7 @@ from knowledge.answer_types import ALL_TYPES, asked_types, days_named, states_ty
 from knowledge.candidate_passages import linked_articles, neighbours, runners_up, whole_articles
 from knowledge.cross_language import cosine_scale
 from knowledge.embedding_cache import embed_texts
-from knowledge.fragments import opens_on_pronoun
+from knowledge.fragments import opens_on_pronoun, refers_back
 from knowledge.language import detect_language
 from knowledge.lexical import analyse_query
 from knowledge.list_context import gather_lists, heading_lead, heading_of, render_item, whole_steps
@@ -187,12 +187,18 @@ def _clauses(c: _Candidate, types: frozenset[str]) -> list[str]:
     return [f"{c.hit.heading}: {p}" if c.hit.heading else p for p in parts if states_type(p, types)]
 
 
+def _points_back(unit: Unit) -> bool:
+    """A sentence read with the one before it: it opens on a pronoun ("It costs $25"), or on a
+    phrase pointing back at the sentence before it in its paragraph ("Passé ce délai, …")."""
+    return opens_on_pronoun(unit.text) or (bool(unit.previous) and refers_back(unit.text))
+
+
 def _embed_text(c: _Candidate) -> str:
     unit = c.unit
     body = unit.text if unit.kind != "code" else unit.text[:600]
     if unit.lead and unit.kind != "sentence":
         body = f"{unit.lead} {body}"
-    elif unit.kind == "sentence" and unit.previous and opens_on_pronoun(unit.text):
+    elif unit.kind == "sentence" and unit.previous and _points_back(unit):
         body = f"{unit.previous} {body}"  # "It costs $25" is read as what "It" stands for
     return f"{c.hit.heading}: {body}" if c.hit.heading else body
 
@@ -202,7 +208,7 @@ def _antecedent(c: _Candidate) -> str:
     chain: list[str] = []
     unit = c.unit
     by_text = {u.text: u for u in c.siblings if u.kind == "sentence"}
-    while opens_on_pronoun(unit.text) and len(chain) < 2:
+    while _points_back(unit) and len(chain) < 2:
         previous = by_text.get(unit.previous) if unit.previous else None
         if previous is None:
             break
@@ -217,7 +223,7 @@ def _render(c: _Candidate, quoted: set[str]) -> str:
     """`quoted`: texts of the units already in the answer before this one (same passage)."""
     unit = c.unit
     if unit.kind == "sentence":
-        if opens_on_pronoun(unit.text) and unit.previous not in quoted:
+        if _points_back(unit) and unit.previous not in quoted:
             before = _antecedent(c)
             text = unit.text
             if before.endswith(":"):

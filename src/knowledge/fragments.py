@@ -130,6 +130,17 @@ def opens_on_pronoun(sentence: str) -> bool:
     return word in DANGLING_EN or word in DANGLING_FR
 
 
+_POINTING_OPENING = re.compile(  # "Au-delà de ce délai, …", "Passé ce délai, …", "After that date, …"
+    r"^(?:[^\W\d_][\w'’-]*\s+){0,2}(?:this|that|these|those|ce|cet|cette|ces)\s+[^\W\d_][\w'’-]*\s*,", re.IGNORECASE)
+
+
+def refers_back(sentence: str) -> bool:
+    """Whether `sentence` needs the one before it: it opens on a pronoun, or its opening phrase
+    points back with a demonstrative ("Au-delà de ce délai, …" reads as nothing alone)."""
+    text = strip_markdown(_LIST_ITEM.sub("", sentence)).strip()
+    return opens_on_pronoun(sentence) or bool(_POINTING_OPENING.match(text))
+
+
 def _cut(line: str) -> bool:
     text = strip_markdown(line).strip()
     body = _LIST_ITEM.sub("", text).strip()

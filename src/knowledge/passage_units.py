@@ -27,6 +27,7 @@ from relais.sentences import split_sentences
 _FENCE = re.compile(r"^\s*(```|~~~)")
 _LIST = re.compile(r"^(\s*)([-*+•]|\d+[.)])\s+(.*)$")
 _TABLE_RULE = re.compile(r"^\s*\|?\s*:?-{2,}:?\s*(\|\s*:?-{2,}:?\s*)*\|?\s*$")
+_SYMBOL_SPAN = re.compile(r"`([^\w\s`]{1,3})`")  # a code span holding only a symbol or two
 _LINK = re.compile(r"\[([^\]]+)\]\(([^)\s]+)(?:\s+\"[^\"]*\")?\)")
 
 
@@ -56,6 +57,7 @@ def plain(text: str) -> tuple[str, list[tuple[str, str]]]:
     """Markdown inline → plain text, with the links it held."""
     links = [(m.group(1), m.group(2)) for m in _LINK.finditer(text)]
     text = _LINK.sub(r"\1", text)
+    text = _SYMBOL_SPAN.sub(r"\1", text)  # "Ctrl `+` Shift `+` N `→` Lock": the `+` is not code
     text = re.sub(r"(\*\*|__)(.+?)\1", r"\2", text)
     text = text.replace("**", "")
     text = re.sub(r"(?<![\w*])\*(?!\s)(.+?)(?<!\s)\*(?!\w)", r"\1", text)

@@ -42,6 +42,8 @@ from relais.embeddings import get_embedder
     ("Quelle taille maximale pour une pièce jointe ?", QUANTITY),
     ("Quel poids minimal pour un colis ?", QUANTITY),
     ("What do I get when my neighbour signs up?", BENEFIT),
+    ("On which page do I redeem a gift card?", PLACE),  # a page: its address or menu path
+    ("Sur quelle page puis-je suivre ma commande ?", PLACE),
 ])
 def test_asked_types(question: str, kind: str) -> None:
     assert kind in asked_types(question)
@@ -63,6 +65,15 @@ def test_the_longest_thing_that_is_not_a_span_is_not_a_duration() -> None:
     assert DURATION not in asked_types("Which is the longest river in the region?")
 
 
+def test_how_to_pay_is_not_how_much() -> None:
+    """"Ways to pay" asks for the means (cards, PayPal), not for an amount."""
+    assert MONEY not in asked_types("What ways to pay do you take for online orders?")
+    assert MONEY not in asked_types("Which payment methods are accepted at the ticket office?")
+    assert MONEY not in asked_types("Quels moyens de paiement acceptez-vous pour la cantine ?")
+    assert MONEY in asked_types("Can I pay for the course in cash?")
+    assert MONEY in asked_types("How much do I pay by card?")
+
+
 def test_a_delay_question_does_not_ask_for_an_amount() -> None:
     assert asked_types("How long until the refund reaches my bank?") == {DURATION}
     assert asked_types("When do I pay in a short month?") == frozenset()  # "when", not "how much"
@@ -76,6 +87,7 @@ def test_a_delay_question_does_not_ask_for_an_amount() -> None:
     ("Allow 5 to 10 business days.", DURATION), ("Comptez deux semaines.", DURATION),
     ("Riders must be 12 or older.", AGE), ("The filter is replaced every 3 months.", FREQUENCY),
     ("Open Account > Orders > Tickets.", PLACE), ("Stored in Dublin, Ireland.", PLACE),
+    ("Go to shop.example.org/#/gift-cards.", PLACE), ("Rendez-vous sur https://exemple.fr/suivi.", PLACE),
 ])
 def test_states_type(text: str, kind: str) -> None:
     assert states_type(text, {kind})

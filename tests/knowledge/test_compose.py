@@ -290,3 +290,24 @@ def test_chunks_ranked_behind_the_hits_never_make_an_answer_found(answer) -> Non
     result = answer("Which port does the ferry to the island leave from?",
                     [hit("Gift vouchers can be bought at the front desk.", "vouchers.md", "Vouchers")], kb=kb)
     assert not result.found and result.text == "NOT FOUND"
+
+
+def test_a_symbol_in_a_code_span_reads_as_text() -> None:
+    """`+` and `→` written as code are key combinations and arrows, not code."""
+    from knowledge.passage_units import plain
+
+    assert plain("Press Ctrl `+` Shift `+` N `→` new window, or run `--help`.")[0] == \
+        "Press Ctrl + Shift + N → new window, or run `--help`."
+
+
+def test_a_sentence_pointing_back_is_read_and_quoted_with_the_one_before(answer) -> None:
+    """"Passé ce délai, …" says nothing alone: the limit is in the sentence before it."""
+    from knowledge.fragments import refers_back
+
+    assert refers_back("Au-delà de ce délai, le panier est vidé.")
+    assert refers_back("After that date, the cart is emptied.")
+    assert not refers_back("If you leave this page, the cart is kept.")
+    text = ("Le panier est accessible depuis votre compte. Les articles restent dans le panier pendant 30 jours "
+            "après votre dernière visite. Au-delà de ce délai, les paniers non validés sont vidés.")
+    result = answer("Est-ce que mes paniers non validés sont vidés ?", [hit(text, "panier.md", "Panier")], max_units=1)
+    assert "Au-delà de ce délai" in result.text and "30 jours" in result.text, result.text
