@@ -132,23 +132,34 @@ def article_titles(kb: Any) -> set[str]:
     return _titles(kb)
 
 
+@lru_cache(maxsize=8192)
+def _passage_units(text: str) -> tuple[tuple[Unit, ...], tuple[bool, ...]]:
+    """A passage's units (pointers stripped) and which are quotable: the same chunks come back
+    question after question, and cutting them again was the composer's largest own cost once
+    it read the chunks ranked behind the hits (profiled, warm). Callers never mutate them."""
+    units = units_of(text)
+    for unit in units:
+        if unit.kind in ("sentence", "item", "row"):
+            unit.text = strip_pointers(unit.text)
+    return tuple(units), tuple(_usable(unit) for unit in units)
+
+
 def _units(passages: list[tuple[Hit, float]], seen: set[str], wanted: Any = None,
            titles: set[str] = frozenset()) -> list[_Candidate]:  # type: ignore[assignment]
     """Candidates from passages; `wanted` (a unit predicate) marks them as found by an answer-type
     search; a list item that is only an article's title ("Related articles: - Refunds") is a pointer."""
     out: list[_Candidate] = []
     for hit, rank in passages:
-        units = units_of(hit.text)
+        units, usable = _passage_units(hit.text)
+        siblings = list(units)
         for order, unit in enumerate(units):
-            if unit.kind in ("sentence", "item", "row"):
-                unit.text = strip_pointers(unit.text)
             key = unit.text.lower()
-            if not _usable(unit) or key in seen or (wanted is not None and not wanted(unit)):
+            if not usable[order] or key in seen or (wanted is not None and not wanted(unit)):
                 continue
             if unit.kind == "item" and key.rstrip(".") in titles:
                 continue
             seen.add(key)
-            out.append(_Candidate(unit, hit, rank, order, units, extra=wanted is not None))
+            out.append(_Candidate(unit, hit, rank, order, siblings, extra=wanted is not None))
     return out
 
 

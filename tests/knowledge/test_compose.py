@@ -311,3 +311,14 @@ def test_a_sentence_pointing_back_is_read_and_quoted_with_the_one_before(answer)
             "après votre dernière visite. Au-delà de ce délai, les paniers non validés sont vidés.")
     result = answer("Est-ce que mes paniers non validés sont vidés ?", [hit(text, "panier.md", "Panier")], max_units=1)
     assert "Au-delà de ce délai" in result.text and "30 jours" in result.text, result.text
+
+
+def test_a_passage_cut_once_answers_the_same_every_time(answer) -> None:
+    """Passages' units are cut once and shared across questions: nothing a question does to
+    them changes the next answer."""
+    hits = [hit(POINTER, "plans.md", "Plans"), hit(STEPS, "classes.md", "Classes", rank=1)]
+    kb = FakeKB({"student-discount.md": hit(STUDENT, "student-discount.md", "Student discount")})
+    first = answer("How much do students pay?", hits, kb=kb).text
+    answer("How do I book a class?", hits, kb=kb)
+    assert answer("How much do students pay?", hits, kb=kb).text == first
+    assert "$5" in first
