@@ -398,7 +398,7 @@ def compose(question: str, hits: list[Hit], embedder: Any, cache_dir: Path, *, k
         c = candidates[i]
         if len(chosen) >= budget or c.score < KEEP_RATIO * best.score:
             break
-        if any(float(vectors[i] @ vectors[j]) > 0.9 for j in chosen):
+        if any(_near_duplicate(c, candidates[j], float(vectors[i] @ vectors[j])) for j in chosen):
             continue  # near-duplicate of a unit already kept
         if any(_overlaps(c, candidates[j]) for j in chosen):
             continue
@@ -424,6 +424,17 @@ def compose(question: str, hits: list[Hit], embedder: Any, cache_dir: Path, *, k
     composed = _assemble(question, kind, [candidates[i] for i in chosen])
     composed.weak = top_similarity < floor + WEAK_MARGIN
     return composed
+
+
+def _near_duplicate(a: _Candidate, b: _Candidate, cosine: float) -> bool:
+    """The same statement twice. Units are encoded with their heading, so under one question
+    heading (a FAQ's "Q: What payment options do you accept…?") two different sentences read
+    alike: there, the words decide."""
+    prose = a.unit.kind in ("sentence", "item") and b.unit.kind in ("sentence", "item")
+    if not prose or a.hit.heading != b.hit.heading or not a.hit.section.rstrip().endswith("?"):
+        return cosine > 0.9  # the rows of one table stay one answer
+    terms_a, terms_b = _terms(a.unit.text), _terms(b.unit.text)
+    return bool(terms_a and terms_b) and len(terms_a & terms_b) / len(terms_a | terms_b) > 0.8
 
 
 def _overlaps(a: _Candidate, b: _Candidate) -> bool:
