@@ -12,7 +12,7 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.chainlit_driver import ChatSession, ServerProcess, chainlit_server, login
+from tests.chainlit_driver import ChatSession, ServerProcess, chainlit_server, list_threads, login
 
 WAIT_S = 1.5
 
@@ -108,3 +108,33 @@ async def test_a_reconnect_during_a_clicked_turn_shows_the_thread_after_that_tur
     shown = {step["id"] for step in again.resumed["steps"]}
     assert len(messages) >= 4, stored  # question, first prompt, echoed choice, answer
     assert messages <= shown, f"the re-resume's copy misses {len(messages - shown)} of the thread's messages"
+
+
+async def test_a_session_whose_first_socket_closed_early_resumes_its_thread_and_the_click_resumes_it(
+        app: ServerProcess) -> None:
+    """The page opens a thread on a socket that closes before `connection_successful`, then comes
+    back on a new one (Chromium does this while it settles a thread's profile). Stock Chainlit
+    treated the session as a new chat: no resume, and a click then renamed the thread after the
+    button and resumed nothing. Here the thread is resumed and the click answers its prompt."""
+    token = login(app.url, "alice", "alice-pass-1")
+    opened = await ChatSession(app.url, token, chat_profile="Coach").connect()
+    first = await opened.ask("Build muscle, lose fat — suggest a workout plan")
+    await opened.close()
+    button = next(action for action in first.actions if action.get("name") == "agent_choice")
+    early = ChatSession(app.url, token, chat_profile="Coach", thread_id=opened.thread_id)
+    await early.sio.connect(app.url, socketio_path="/ws/socket.io", transports=["websocket"],
+                            headers={"Cookie": f"access_token={token}"}, wait_timeout=20,
+                            auth={"clientType": "webapp", "sessionId": early.session_id, "threadId": opened.thread_id,
+                                  "userEnv": "{}", "chatProfile": "Coach"})
+    await early.sio.disconnect()  # gone before connection_successful
+    back = ChatSession(app.url, token, chat_profile="Coach", thread_id=opened.thread_id)
+    back.session_id = early.session_id
+    try:
+        await back.connect()  # waits for resume_thread: stock Chainlit never sent it here
+        assert back.resumed and back.resumed["id"] == opened.thread_id
+        turn = await back.click(button)
+    finally:
+        await back.close()
+    assert turn.texts, "the click resumed the coach, which answered"
+    threads = {thread["id"]: thread for thread in await list_threads(app.url, token)}
+    assert threads[opened.thread_id]["name"] != "agent_choice"

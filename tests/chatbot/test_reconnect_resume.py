@@ -90,3 +90,23 @@ async def test_the_wait_is_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
     async with reconnect_resume.running("s-1"):
         await asyncio.wait_for(handler("sid-2"), 5)
         assert calls == ["chainlit resumes"]
+
+
+async def test_a_session_back_before_its_thread_was_shown_resumes_that_thread(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Stock Chainlit starts a new chat in a restored session without a first interaction; one
+    opened on a thread resumes it instead."""
+    live = session(first=False)
+    seen: list[bool] = []
+
+    async def chainlit_resume(sid: str) -> None:
+        seen.append(live.restored)
+
+    sio = SimpleNamespace(handlers={"/": {"connection_successful": chainlit_resume}})
+    monkeypatch.setattr(reconnect_resume.WebsocketSession, "get", staticmethod(lambda sid: live))
+    reconnect_resume.install(sio)
+    await sio.handlers["/"]["connection_successful"]("sid-2")
+    assert seen == [False]  # Chainlit's branch `restored and not has_first_interaction` is not taken
+    new_chat = session(first=False, thread=None)
+    monkeypatch.setattr(reconnect_resume.WebsocketSession, "get", staticmethod(lambda sid: new_chat))
+    await sio.handlers["/"]["connection_successful"]("sid-3")
+    assert new_chat.restored is True  # a new chat's reconnect is left to Chainlit

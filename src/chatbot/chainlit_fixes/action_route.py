@@ -54,8 +54,11 @@ def _session(session_id: str) -> Any:
 
 def _ready(session: Any) -> bool:
     """Connected now, and not between connect and the end of `connection_successful` (the resume
-    of its thread, which re-sends the pending prompt, runs there)."""
+    of its thread, which re-sends the pending prompt, runs there); a session opened on a thread has
+    shown it (a click run before would make Chainlit start a new conversation in that thread)."""
     if session is None or session.id in _settling:
+        return False
+    if session.thread_id_to_resume and not session.has_first_interaction:
         return False
     return bool(sio.manager.is_connected(session.socket_id, "/"))
 

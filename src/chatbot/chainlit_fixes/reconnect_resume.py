@@ -14,6 +14,15 @@ callback (`running(session_id)`, held by `chatbot.chainlit_fixes.action_route`) 
 (`session.current_task`) — and until the data layer has written the steps already sent, then runs as
 Chainlit's own handler: its copy holds the whole turn, and the pending prompt it restores is the new one.
 A first connection is untouched.
+
+Also stock Chainlit: a session whose first socket closed before its thread was shown (the page
+replaces its sockets quickly while it opens a thread) and that then reconnects is treated as a new
+chat (`restored and not has_first_interaction`: `on_chat_start`, no resume). The page still shows
+the thread and its buttons; a click there then ran in that empty session: Chainlit named the thread
+after the button ("agent_choice"), the click resumed nothing, and the session's default profile was
+saved into the thread, so the thread came back as the Assistant without its prompt, for good
+(seen in Chromium, issue 24). Such a session resumes the thread it was opened on, as a first
+connection would.
 """
 
 from __future__ import annotations
@@ -56,6 +65,11 @@ def turn_in_progress(session: Any) -> bool:
     return task is not None and not task.done()
 
 
+def opened_on_thread_not_shown(session: Any) -> bool:
+    """A session opened on a thread, back on a new socket before that thread was ever shown."""
+    return bool(session.restored and not session.has_first_interaction and session.thread_id_to_resume)
+
+
 def is_reconnect(session: Any) -> bool:
     """The socket came back to a session that had already shown its thread (Chainlit's
     `connection_successful` will resume that thread a second time)."""
@@ -85,6 +99,9 @@ def install(sio: Any) -> None:
 
     async def resume_after_turn(sid: str, *args: Any) -> Any:
         session = WebsocketSession.get(sid)
+        if session is not None and opened_on_thread_not_shown(session):
+            session.restored = False  # Chainlit then resumes the thread instead of starting a new chat
+            logger.info("a session back before its thread was shown: resuming the thread, not a new chat")
         if session is not None and is_reconnect(session):
             waited = await wait_for_turn(session)
             if waited >= _POLL_S:  # the race happened and was absorbed: said once per reconnect
