@@ -34,7 +34,7 @@ from typing import Any
 
 import numpy as np
 
-from knowledge.answer_types import ALL_TYPES, asked_types, days_named, states_type
+from knowledge.answer_types import ALL_TYPES, IDENTIFIER, asked_types, days_named, states_type
 from knowledge.candidate_passages import linked_articles, neighbours, runners_up, whole_articles
 from knowledge.cross_language import cosine_scale
 from knowledge.embedding_cache import embed_texts
@@ -335,6 +335,8 @@ class _Scorer:
     def _fit(self, c: _Candidate, own_language: bool) -> float:
         """How well the unit fits what the question asks, beyond its words."""
         unit, fit = c.unit, 0.0
+        if c.unit.kind == "code" and IDENTIFIER in self.types:
+            fit += TYPE_BONUS  # "which method streams tokens?": the example writes the name
         if c.unit.kind != "code":
             if self.types:
                 if states_type(unit.text, self.types):

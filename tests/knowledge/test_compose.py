@@ -336,3 +336,33 @@ def test_two_answers_under_one_faq_question_are_not_duplicates(answer) -> None:
     result = answer("What ways to pay do you take from customers outside the European Union?",
                     [hit(FAQ, "faq.md", "Billing FAQs", section)])
     assert "PayPal" in result.text, result.text
+
+
+STREAM = """Send a reply word by word to the chat window.
+
+```python
+import chat
+
+@chat.on_message
+async def main(message):
+    reply = chat.Reply(content="")
+    for word in ["the", "quick", "fox"]:
+        await reply.push_word(word)
+    await reply.close()
+```"""
+
+
+def test_a_question_for_a_name_gets_the_example_that_writes_it(answer, tmp_path) -> None:
+    """"Which method …?" is answered by the code that calls it when no sentence names it: a code
+    block fits a question for a name (an identifier), and only such a question."""
+    from knowledge.composer import TYPE_BONUS, _Scorer, _units
+
+    block = next(c for c in _units([(hit(STREAM, "streaming.md", "Streaming", "Stream a reply"), 0.0)], set())
+                 if c.unit.kind == "code")
+    embedder = get_embedder("minilm")
+    named = _Scorer("Which method sends a reply word by word?", embedder, tmp_path, None)._fit(block, False)
+    plain_question = _Scorer("Can a reply be sent word by word?", embedder, tmp_path, None)._fit(block, False)
+    assert named - plain_question == TYPE_BONUS
+    result = answer("Which method sends a reply word by word as the words arrive?",
+                    [hit(STREAM, "streaming.md", "Streaming", "Stream a reply")])
+    assert "push_word" in result.text, result.text
