@@ -74,12 +74,15 @@
     var sent = nativeFetch.apply(this, arguments);
     if (String(url).indexOf("/project/action") === -1) return sent;
     return sent.then(function (response) {
-      if (!response.ok) {
-        response.clone().json().then(function (body) {
-          showClickNote(body && body.code === "action_undelivered" ? body.detail : T.undelivered);
-        }, function () { showClickNote(T.undelivered); });
-      }
-      return response;
+      if (response.ok) return response;
+      return response.clone().json().then(function (body) {
+        if (!body || body.code !== "action_undelivered") { showClickNote(T.undelivered); return response; }
+        showClickNote(body.detail);
+        // the note says it once, localized: Chainlit would toast the same refusal again, in English
+        // ("Conflict: …"), so its button gets a plain answer with nothing to run
+        return new Response(JSON.stringify({ success: false, code: body.code }),
+                            { status: 200, headers: { "Content-Type": "application/json" } });
+      }, function () { showClickNote(T.undelivered); return response; });
     }, function (error) { showClickNote(T.undelivered); throw error; });
   };
 

@@ -157,6 +157,14 @@ def cycles(page: Any, stack: Stack, thread_id: str, prefix: str, tally: Tally, r
                         after_click=drop_socket_mid_answer(page))
 
 
+def overlaps(a: dict[str, float] | None, b: dict[str, float] | None) -> bool:
+    """Whether two on-screen boxes (Playwright's bounding_box) share any pixel."""
+    if not a or not b:
+        return False
+    return (a["x"] < b["x"] + b["width"] and b["x"] < a["x"] + a["width"]
+            and a["y"] < b["y"] + b["height"] and b["y"] < a["y"] + a["height"])
+
+
 def new_context_page(new_page: Callable[..., Any], tally: Tally) -> Any:
     page = new_page()
     page.context.add_init_script(SOCKETS_JS)
@@ -193,8 +201,8 @@ def test_clicks_after_reload_and_reconnect_resume_once(new_page: Callable[..., A
 def test_a_click_that_cannot_be_delivered_says_so_and_the_prompt_stays(new_page: Callable[..., Any],
                                                                         stack: Stack) -> None:
     """A click whose session never connects (simulated: the request names an unknown session) is
-    answered 409 after the bounded wait; the page shows the localized note, nothing resumed, and
-    the same button works when clicked again."""
+    answered 409 after the bounded wait; the page says so once, in the localized note (no toast),
+    without covering the buttons; nothing resumed, and the same button works when clicked again."""
     tally = Tally()
     page = new_context_page(lambda: new_page(locale="fr-FR"), tally)
     login(page, stack.url)
@@ -213,6 +221,9 @@ def test_a_click_that_cannot_be_delivered_says_so_and_the_prompt_stays(new_page:
     note.wait_for(timeout=60_000)  # after RELAIS_ACTION_WAIT_S
     assert "n'a pas pu être transmis" in note.inner_text(), note.inner_text()
     shot(page, "24-click-not-delivered-fr")
+    assert not overlaps(note.bounding_box(), page.locator(CHOICE_BUTTONS).last.bounding_box()), \
+        "the note covers the button it asks the person to click again"
+    assert page.locator("[data-sonner-toast]:visible").count() == 0, "the refusal is said twice (a toast too)"
     note.locator("button").click()  # read, closed, as a person would before clicking again
     note.wait_for(state="detached", timeout=5_000)
     assert humans(stack, thread_id) == resumes, "an undelivered click resumed nothing"
