@@ -32,3 +32,15 @@ def test_a_number_after_an_abbreviation_starts_a_new_sentence() -> None:
     assert split_sentences("Pay at the door etc. 3 guests max. Open 7 a.m. Every day.") == [
         "Pay at the door etc.", "3 guests max.", "Open 7 a.m. Every day.",
     ]
+
+
+def test_no_sentence_ends_inside_an_open_bracket_or_after_a_month_abbreviation() -> None:
+    assert split_sentences("The plan (introduced Sep. 2020) covers 6 members. So no!") == [
+        "The plan (introduced Sep. 2020) covers 6 members.", "So no!",
+    ]
+    assert split_sentences("Plans changed in Sept. 2021 for everyone. Ask us.") == [
+        "Plans changed in Sept. 2021 for everyone.", "Ask us.",
+    ]
+    assert split_sentences("Open it (see the guide. It helps). Then go.") == [
+        "Open it (see the guide. It helps).", "Then go.",
+    ]
