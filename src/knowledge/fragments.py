@@ -13,7 +13,8 @@ fragment when any rule below holds. The rules look at the answer's text only, ex
   or holds two or more cells of one row of a passage's table, in order, with no header label.
 - `pointer_only`: a sentence that only points elsewhere ("Read Student discount.",
   "See [Refunds](refunds.md).", "Lisez …", "Voir …", "Details are in …").
-- `cut_sentence`: a prose segment that starts in lower case or on punctuation, or does not end
+- `cut_sentence`: a prose segment that starts in lower case (other than on a name written so:
+  "demarche.numerique.gouv.fr conserve…", "iPhone…") or on punctuation, or does not end
   on sentence punctuation (. ! ? … : ; or a closing bracket/quote after one); list items and
   headed lines ("Premium: …") may end without a period but must not start in lower case.
 - `markup_artifact`: a space before a full stop or a comma ("Tap Book ."), an unbalanced
@@ -141,12 +142,26 @@ def refers_back(sentence: str) -> bool:
     return opens_on_pronoun(sentence) or bool(_POINTING_OPENING.match(text))
 
 
+_LOWER_NAME = re.compile(r"^(?:[a-z][\w-]*(?:[._/][\w-]+)+|[a-z]+[A-Z]\w*)(?=[\s,:;]|$)")
+
+
+def opens_on_name(text: str) -> bool:
+    """Whether `text` opens on a name written in lower case ("demarche.numerique.gouv.fr conserve…",
+    "config.toml holds…", "iPhone users…"): a whole sentence, not one cut mid-way."""
+    return bool(_LOWER_NAME.match(strip_markdown(text).strip()))
+
+
+def starts_lower(text: str) -> bool:
+    """A lower-case start that marks a sentence cut mid-way (a lower-case name does not)."""
+    return text[:1].islower() and not opens_on_name(text)
+
+
 def _cut(line: str) -> bool:
     text = strip_markdown(line).strip()
     body = _LIST_ITEM.sub("", text).strip()
     if not body:
         return True
-    if body[0].islower() or body[0] in ",.;:)]»":
+    if starts_lower(body) or body[0] in ",.;:)]»":
         return True
     if _LIST_ITEM.match(text) or _HEADED.match(body) or body.endswith(":"):
         return False

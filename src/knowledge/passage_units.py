@@ -21,7 +21,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from knowledge.fragments import is_label
+from knowledge.fragments import is_label, opens_on_name
 from relais.sentences import split_sentences
 
 _FENCE = re.compile(r"^\s*(```|~~~)")
@@ -85,7 +85,8 @@ def _ensure_period(text: str) -> str:
 
 
 def capitalise(text: str) -> str:
-    return text[:1].upper() + text[1:] if text else text
+    """`text` opening on a capital, unless it opens on a name written in lower case ("iPhone")."""
+    return text[:1].upper() + text[1:] if text and not opens_on_name(text) else text
 
 
 class _Builder:
