@@ -1,7 +1,8 @@
 """What *kind of fact* a question asks for, and whether a text states one (EN/FR).
 
 Classic question answering: "how much" wants an amount, "what time" a clock time, "how long"
-a duration, "where" a place (a menu path in an app, a city), "how old" an age. A sentence that
+a duration, "where" a place (a menu path in an app, a city), "how old" an age, "what must be
+switched on first" a requirement ("You need both X and Y", "only if", "il faut"). A sentence that
 states no expression of the asked type is rarely the answer, however close its words are; one
 that does is a strong candidate even when it names the subject in other words. The recognisers
 are generic typed-expression patterns (currencies, clock times, number + time unit, weekday names
@@ -27,13 +28,15 @@ CONTACT = "contact"
 BENEFIT = "benefit"
 QUANTITY = "quantity"  # "how much <something>": any stated number
 IDENTIFIER = "identifier"  # "which decorator / setting / command / URL": a name written as code
-ALL_TYPES = frozenset({MONEY, TIME, DURATION, AGE, FREQUENCY, PLACE, CONTACT, BENEFIT, QUANTITY, IDENTIFIER})
+REQUIREMENT = "requirement"  # "what must be switched on first?": a condition or a prerequisite
+ALL_TYPES = frozenset({MONEY, TIME, DURATION, AGE, FREQUENCY, PLACE, CONTACT, BENEFIT, QUANTITY, IDENTIFIER,
+                       REQUIREMENT})
 
 _I = re.IGNORECASE
 
 # --- what the question asks (patterns run on accent-folded, lower-cased text) -------------------
 _TIME_UNITS_EN = r"(?:seconds?|minutes?|mins?|hours?|days?|weeks?|months?|years?)"
-_TIME_UNITS_FR = r"(?:secondes?|minutes?|heures?|jours?|semaines?|mois|ans|annees?)"
+_TIME_UNITS_FR = r"(?:secondes?|minutes?|heures?|jours?|semaines?|mois|ans?|annees?)"
 _ASKS: list[tuple[str, re.Pattern[str]]] = [
     (TIME, re.compile(r"\b(?:what|which)\s+time\b|\buntil\s+when\b|\bopening\s+(?:hours|times)\b|"
                       r"\bwhen\s+(?:does|do|is|are)\b.*\b(?:open|close|opens|closes|staffed)\b|"
@@ -50,7 +53,11 @@ _ASKS: list[tuple[str, re.Pattern[str]]] = [
                           r"\b(?:longest|shortest)(?:\s+(?:time|period|delay|duration|wait))?\s+"
                           r"(?:a|an|the|my|your|our|its|their|i|we|you|it|they|one|someone)\b|"
                           r"\b(?:maximum|minimum|max|min)\s+(?:time|period|delay|duration|lifetime|lifespan)\b|"
-                          r"\ble\s+plus\s+longtemps\b|\bau\s+plus\s+tard\b", _I)),
+                          r"\ble\s+plus\s+longtemps\b|\bau\s+plus\s+tard\b|"
+                          # a duration named to compare with: "longer than a year", "plus longtemps qu'un an"
+                          rf"\b(?:longer|shorter|more|less|beyond|past|over)\s+(?:than\s+)?(?:a|an|one|\d+)\s+{_TIME_UNITS_EN}\b|"
+                          rf"\b(?:plus|moins)\s+(?:longtemps|long)\s+qu\W*(?:un|une|\d+)\s+{_TIME_UNITS_FR}|"
+                          rf"\bau[- ]dela\s+d\W*(?:un|une|\d+)\s+{_TIME_UNITS_FR}", _I)),
     (MONEY, re.compile(r"\bhow\s+much\b(?!\s+(?:time|notice|memory|space|data|storage|history))|"
                        r"\b(?:cost|costs|price|prices|priced|fee|fees|charge|charged|pay|paid|refund\w*|"
                        r"discount|cheaper|expensive)\b|"
@@ -84,6 +91,12 @@ _ASKS.append((IDENTIFIER, re.compile(  # words that name code, never a bare "opt
     r"\b(?:which|what)\s+options?\s+of\s+the\s+\w+\s+command\b|\b(?:which|what)\s+methods?\s+(?!of\b|to\b|for\b)|"
     r"\bquel(?:le)?s?\s+(?:\w+\s+){0,2}?(?:url|verbe\s+http|methode\s+http|variable\s+d\W*environnement|"
     r"nom\s+de\s+fichier|raccourci\s+clavier|decorateur)s?\b|\ba\s+quelle\s+url\b", _I)))
+_ASKS.append((REQUIREMENT, re.compile(  # what has to hold first, not how to do it
+    r"\bwhat\s+(?:\w+\s+){0,2}?(?:must|needs?\s+to|has\s+to|have\s+to)\s+be\b|"
+    r"\bwhat\s+do\s+(?:i|we|you)\s+need\b|\b(?:requirements?|prerequisites?)\b|"
+    r"\bwhat\W*(?:s|is|are)\s+(?:required|needed)\b|"
+    r"\bque\s+faut-il\b|\bqu\W*(?:est-ce\s+qu\W*)?il\s+faut\b|\bpre-?requis\b|"
+    r"\bquel(?:le)?s\s+(?:sont\s+les\s+)?conditions\b|\bde\s+quoi\s+(?:ai-je|a-t-on|avons-nous)\s+besoin\b", _I)))
 _PAY_MEANS = re.compile(r"\b(?:ways?|methods?|means|options?|forms?)\s+(?:to|of)\s+pay\w*|\bpayment\s+(?:methods?|options?|types?)\b|"
                         r"\bpay\s+(?:with|by|using|via)\b|\b(?:moyens?|modes?)\s+de\s+(?:paiement|payer|reglement)\b|"
                         r"\bpayer\s+(?:par|avec)\b", _I)  # how to pay, not how much
@@ -135,6 +148,10 @@ _STATES: dict[str, re.Pattern[str]] = {
                            r"\b[\w-]+\.(?:toml|json|ya?ml|py|js|ts|css|png|svg|md|csv|env|txt)\b|\w/[\w-]+/\w|"
                            r"\b(?:GET|POST|PUT|PATCH|DELETE)\b"),
 }
+_STATES[REQUIREMENT] = re.compile(
+    r"\b(?:need|needs|must|required|requires?|requiring|prerequisites?|have\s+to|has\s+to|"
+    r"only\s+(?:if|when|after|once)|as\s+long\s+as|unless)\b|\bn[ée]cessit\w*|\bil\s+faut\b|"
+    r"\bdoi(?:t|vent|s)\b|\bobligatoire\w*|\b(?:uniquement|seulement)\s+si\b|\bexig\w*|\bà\s+condition\b", _I)
 _STATES[BENEFIT] = re.compile(_STATES[MONEY].pattern + r"|\b(?:credit|discount|bonus|reward|voucher|cr[ée]dit|"
                               r"r[ée]duction|remise|offert\w*)\b", _I)
 

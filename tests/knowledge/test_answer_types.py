@@ -14,6 +14,7 @@ from knowledge.answer_types import (
     MONEY,
     PLACE,
     QUANTITY,
+    REQUIREMENT,
     TIME,
     asked_types,
     days_named,
@@ -249,3 +250,35 @@ def test_the_unit_that_names_the_asked_variable_is_chosen(answer) -> None:
     result = answer("Which environment variable signs the session tokens of my app?",
                     [hit(DEV_DOCS, "auth.md", "Authentication")], max_units=1)
     assert "APP_SIGNING_KEY" in result.text, result.text
+
+
+@pytest.mark.parametrize("question", [
+    "Can I keep a shared link longer than a week?",
+    "Is the backup kept for more than 30 days?",
+    "Peut-on garder les dossiers plus longtemps qu'un an ?",
+    "Le fichier reste-t-il au-delà d'un mois ?",
+])
+def test_a_duration_named_to_compare_with_asks_for_a_duration(question: str) -> None:
+    assert DURATION in asked_types(question)
+
+
+def test_a_year_written_un_an_is_a_stated_duration() -> None:
+    assert states_type("La pièce est gardée un an.", {DURATION})
+    assert DURATION not in asked_types("Pourquoi un an ?")
+
+
+@pytest.mark.parametrize("question", [
+    "What must be switched on before old conversations can be resumed?",
+    "What do I need before I can invite members?",
+    "Que faut-il pour déposer un dossier ?",
+    "Quelles sont les conditions pour obtenir une attestation ?",
+])
+def test_a_prerequisite_question_asks_for_a_requirement(question: str) -> None:
+    assert REQUIREMENT in asked_types(question)
+
+
+def test_a_requirement_is_stated_by_need_must_requires_or_only_if() -> None:
+    assert states_type("Requires both data persistence and authentication to be enabled.", {REQUIREMENT})
+    assert states_type("Le dépôt n'est possible que si le compte est vérifié ; il faut un compte.", {REQUIREMENT})
+    assert not states_type("Decorator to enable users to continue a conversation.", {REQUIREMENT})
+    assert REQUIREMENT not in asked_types("How do I reset my password?")
