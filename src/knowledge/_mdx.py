@@ -20,6 +20,7 @@ _SVG = re.compile(r"<svg\b.*?</svg\s*>", re.DOTALL | re.IGNORECASE)
 _TAG = re.compile(r"<(/?)([A-Za-z][\w.:-]*)((?:\s+(?:[^<>{}\"']|\"[^\"]*\"|'[^']*'|\{(?:[^{}]|\{[^{}]*\})*\})*)?)\s*(/?)>")
 _ATTR = re.compile(r"([\w:-]+)(?:\s*=\s*(?:\"([^\"]*)\"|'([^']*)'|\{\s*[\"'`]([^\"'`]*)[\"'`]\s*\}|\{((?:[^{}]|\{[^{}]*\})*)\}))?")
 _JOIN_NEXT = "\x00"  # marks "the component's body continues this line"
+_LITERAL = re.compile(r"^(?:-?\d+(?:\.\d+)?|true|false|null)$")  # a default={60} shown on the page
 _BARE_EXPRESSION = re.compile(r"^\s*\{[^{}]*\}\s*$")
 
 # Attributes that name a field or parameter (ParamField path="user_id", ResponseField name=…).
@@ -36,8 +37,8 @@ def _attributes(raw: str) -> dict[str, str | bool]:
         values = [v for v in match.group(2, 3, 4) if v is not None]
         if values:
             attrs[name] = values[0]
-        elif match.group(5) is not None:
-            attrs[name] = ""  # a JS expression: nothing a reader sees
+        elif match.group(5) is not None:  # a JS expression: a literal ({60}, {true}) reads as written
+            attrs[name] = match.group(5).strip() if _LITERAL.match(match.group(5).strip()) else ""
         else:
             attrs[name] = True
     return attrs

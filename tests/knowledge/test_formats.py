@@ -146,3 +146,13 @@ def test_extra_suffixes_map_to_a_builtin_loader(tmp_path: Path) -> None:
     mapped = KnowledgeSettings(relais_embedding_model="minilm", relais_kb_extensions="mdoc=md").on(Settings(relais_data_dir=tmp_path / "b"))
     assert mapped.kb_extensions == {".mdoc": ".md"}
     assert sorted(ingest_folder(folder, mapped, show_progress=False).indexed) == ["guide.mdoc", "notes.md"]
+
+
+def test_mdx_a_literal_default_written_as_an_expression_is_shown() -> None:
+    from knowledge._mdx import mdx_to_markdown
+
+    text = mdx_to_markdown('<ParamField path="timeout" type="int" optional default={60}>\n'
+                           '  The number of seconds to wait.\n</ParamField>\n'
+                           '<ParamField path="run" type="function" default={() => go()}>\n  Runs it.\n</ParamField>\n')
+    assert "`timeout` (int), default `60`: The number of seconds to wait." in text
+    assert "`run` (function): Runs it." in text  # code in an expression is not page text
