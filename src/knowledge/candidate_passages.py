@@ -30,6 +30,16 @@ def neighbours(hits: list[Hit], kb: Any) -> list[tuple[Hit, float]]:
             if abs(chunk.chunk_index - top.chunk_index) == 1 and (chunk.source, chunk.chunk_index) not in have]
 
 
+def around(hit: Hit, rank: float, kb: Any, have: set[tuple[str, int]]) -> list[tuple[Hit, float]]:
+    """The chunks right before and after the passage of the best unit, wherever it came from (a
+    runner-up, a linked article): "…this will result in the following:" is the best unit, and
+    what follows it ("Files will not be deleted") may sit in the next chunk."""
+    if kb is None or not hasattr(kb, "source_chunks"):
+        return []
+    return [(chunk, rank + 0.5) for chunk in kb.source_chunks(hit.source)
+            if abs(chunk.chunk_index - hit.chunk_index) == 1 and (chunk.source, chunk.chunk_index) not in have]
+
+
 def whole_articles(hits: list[Hit], kb: Any, have: set[tuple[str, int]]) -> list[tuple[Hit, float]]:
     """Every other chunk of the first `TYPED_ARTICLES` retrieved articles (searched for units of
     the asked answer type: the row with the weekday hours may sit in a chunk retrieval missed)."""

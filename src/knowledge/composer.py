@@ -35,10 +35,10 @@ from typing import Any
 import numpy as np
 
 from knowledge.answer_types import ALL_TYPES, IDENTIFIER, asked_types, days_named, states_type
-from knowledge.candidate_passages import linked_articles, neighbours, runners_up, whole_articles
+from knowledge.candidate_passages import around, linked_articles, neighbours, runners_up, whole_articles
 from knowledge.cross_language import cosine_scale
 from knowledge.embedding_cache import embed_texts
-from knowledge.fragments import opens_on_pronoun, refers_back
+from knowledge.fragments import opens_on_pronoun, refers_back, starts_lower
 from knowledge.language import detect_language
 from knowledge.lexical import analyse_query
 from knowledge.list_context import gather_lists, heading_lead, heading_of, render_item, whole_steps
@@ -105,7 +105,7 @@ def _usable(unit: Unit) -> bool:
     if unit.kind == "sentence":
         text = unit.text
         return (len(text) >= 12 and len(text.split()) >= 3 and not text.endswith("?") and bool(_ENDED.search(text))
-                and not text[:1].islower() and not _META.match(text) and not is_pointer(unit))
+                and not starts_lower(text) and not _META.match(text) and not is_pointer(unit))
     if unit.kind == "item":
         link_only = any(unit.text.rstrip(".") == label for label, _ in unit.links)  # "- [Refunds](refunds.md)"
         return len(unit.text.split()) >= 2 and not is_pointer(unit) and not link_only
@@ -383,14 +383,16 @@ def compose(question: str, hits: list[Hit], embedder: Any, cache_dir: Path, *, k
         keep = [i for i, c in enumerate(candidates) if not c.behind]
         seen.difference_update(c.unit.text.lower() for c in candidates if c.behind)  # a linked article may hold them
         candidates, vectors = [candidates[i] for i in keep], vectors[keep]
+    have = {(c.hit.source, c.hit.chunk_index) for c in candidates}
+    more = around(best.hit, best.rank, kb, have)  # the best unit's passage may be cut from what follows it
     if kind == YESNO or scorer.types:
-        have = {(c.hit.source, c.hit.chunk_index) for c in candidates}
-        linked = _units(linked_articles(best.unit, best.hit, best.rank, kb, have), seen, titles=_titles(kb))
-        if linked:
-            for c in linked:
-                c.extra = True
-            vectors = np.vstack([vectors, scorer.score(linked)])
-            candidates += linked
+        more += linked_articles(best.unit, best.hit, best.rank, kb, have | {(h.source, h.chunk_index) for h, _ in more})
+    extra = _units(more, seen, titles=_titles(kb))
+    if extra:
+        for c in extra:
+            c.extra = True
+        vectors = np.vstack([vectors, scorer.score(extra)])
+        candidates += extra
     order = np.argsort([-c.score for c in candidates])
     best = candidates[order[0]]
 

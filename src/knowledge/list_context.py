@@ -7,7 +7,8 @@ else its section's name), a step with its number. When the answer quotes the lea
 itself, or several items of one list, it shows that list once, whole (up to `MAX_ITEMS` items;
 a longer list keeps the quoted items only), under its lead-in. So does one item of a short list of
 short items (options, names: "three decisions: accept, close, refuse"), whose lead-in announces
-them all: one of them alone under it reads as the only one. A lead-in whose list is not in the
+them all: one of them alone under it reads as the only one; and one step of a short numbered list,
+whatever the question (step 2 of 3 alone drops the step that answers). A lead-in whose list is not in the
 passage is not quoted at all ("Everything in the Base plan, plus:" says nothing by itself), nor
 is the sentence that introduces a quoted code block (the block is shown under it already).
 """
@@ -97,6 +98,12 @@ def _enumeration(whole: Unit | None, items: list[str]) -> bool:
             and all(len(t.split()) <= SHORT_ITEM_WORDS for t in items))
 
 
+def _procedure(whole: Unit | None, items: list[str]) -> bool:
+    """A short numbered list of steps: one step alone drops the steps that lead to it (or follow
+    from it), so a step quoted for any question stands for the whole procedure."""
+    return whole is not None and whole.numbered and 2 <= len(items) <= MAX_ITEMS
+
+
 def gather_lists(chosen: list[Any]) -> list[Any]:
     """The answer's candidates with each list shown once (see the module doc); order kept."""
     groups: dict[tuple[str, int, int], list[int]] = {}
@@ -121,7 +128,8 @@ def gather_lists(chosen: list[Any]) -> list[Any]:
         first = chosen[members[0]]
         whole = _list_of(block, first.siblings)
         shown = [u.text for u in first.siblings if u.kind == "item" and u.block == block]  # as the composer reads them
-        if not any(u.kind in ("list", "sentence") for u in units) and len(items) < 2 and not _enumeration(whole, shown):
+        if (not any(u.kind in ("list", "sentence") for u in units) and len(items) < 2
+                and not _enumeration(whole, shown) and not _procedure(whole, shown)):
             continue  # one item: shown with its lead-in by `render_item`
         marks = {u.text: u.marker for u in first.siblings if u.kind == "item" and u.block == block}
         if whole is None:  # a one-item list

@@ -269,7 +269,10 @@ class KnowledgeBase:
         """The chunks fusion ranked right behind the last search's hits for `query` (at most
         `RUNNERS_UP`), whether the relevance bar dropped them or `top_k` cut them: a long list
         (a CLI's options, a FAQ page) reads far from any one question as a whole, and the
-        answer composer reads its units one by one. Empty for a question not searched."""
+        answer composer reads its units one by one. Then the chunk closest to the question by
+        the encoder alone, when fusion left it out: shared words (a question's "files",
+        "attached") can outvote the article that answers in other words ("Files will not be
+        deleted" under Premium renewal). Empty for a question not searched."""
         query = (query or "").strip()[: self.settings.max_question_chars]
         return list(self._runners_up.get(query, []))
 
@@ -303,6 +306,7 @@ class KnowledgeBase:
         with tracing.span("fusion", mode=mode):
             fused = self._fuse(mode, dense, lexical)
         cosines = dict(dense)  # the question's own cosine, for the relevance bar
+        closest = max(dense, key=dense.__getitem__, default=None)  # the best match by meaning alone
         if mode == "hybrid" and cfg.feedback_docs > 0 and fused and qvec is not None and cross is None:
             dense, lexical = self._feedback(query, qvec, fused, dense, lexical, depth, key, payloads)
             fused = self._fuse(mode, dense, lexical)
@@ -329,7 +333,10 @@ class KnowledgeBase:
                        float(fused[k]), cosines.get(k), lexical.get(k), p["id"])
 
         kept = ranked[:top_k]
-        return [hit(k) for k in kept], [hit(k) for k in behind if k not in kept][:RUNNERS_UP]
+        runners = [k for k in behind if k not in kept][:RUNNERS_UP]
+        if closest is not None and closest not in kept and closest not in runners:
+            runners.append(closest)  # words can outvote meaning in fusion: the composer still reads it
+        return [hit(k) for k in kept], [hit(k) for k in runners]
 
     def _dense(self, qvec: np.ndarray, depth: int, key: Callable[[dict[str, Any]], str],
                payloads: dict[str, dict[str, Any]], store: ChromaStore | None = None,

@@ -366,3 +366,28 @@ def test_a_question_for_a_name_gets_the_example_that_writes_it(answer, tmp_path)
     result = answer("Which method sends a reply word by word as the words arrive?",
                     [hit(STREAM, "streaming.md", "Streaming", "Stream a reply")])
     assert "push_word" in result.text, result.text
+
+
+def test_a_sentence_opening_on_a_lower_case_name_is_quotable_and_whole(answer) -> None:
+    from knowledge.fragments import opens_on_name, starts_lower
+
+    text = ("**portal.example.org** keeps files for **12 months** at most. You can ask support to extend it.")
+    assert opens_on_name("portal.example.org keeps files.") and opens_on_name("iPhone users can.")
+    assert starts_lower("and then it stops.") and not starts_lower("config.toml holds the settings.")
+    result = answer("How long are files kept?", [hit(text, "retention.md", "Retention")])
+    assert "12 months" in result.text
+    assert "cut_sentence" not in fragment_reasons(result.text, [text])
+
+
+def test_what_follows_the_best_unit_in_the_next_chunk_is_read(answer) -> None:
+    """The best unit, in a hit other than the top one, announces what follows ("this will result
+    in the following:") and the chunker put the rest in the next chunk, which nobody returned."""
+    intro = hit("If your subscription lapses, your account reverts to the free plan. "
+                "Until you renew, this will result in the following:", "renewal.md", "Renewal", rank=1)
+    rest = Hit("Attachments: files are not deleted from your vault, but you cannot upload new ones. "
+               "Reports: the vault health reports are no longer available.", "renewal.md", "Renewal", "", 1, 0.0)
+    billing = hit("Your renewal date and payment method are shown under Settings > Billing.", "billing.md", "Billing")
+    kb = FakeKB({"billing.md": billing})
+    kb.source_chunks = lambda source: {"renewal.md": [intro, rest], "billing.md": [billing]}.get(source, [])  # type: ignore[method-assign]
+    result = answer("My subscription lapsed; are my attached files deleted?", [billing, intro], kb=kb)
+    assert "not deleted" in result.text, result.text

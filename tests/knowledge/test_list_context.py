@@ -129,3 +129,11 @@ def test_one_condition_of_a_list_of_long_items_stays_alone() -> None:
     chosen = candidates(text, "Who is eligible", lambda u: u.kind == "item" and u.text.startswith("You are enrolled"))
     out = gather_lists(chosen)
     assert len(out) == 1 and out[0].unit.kind == "item"
+
+
+def test_one_step_of_a_short_procedure_brings_the_whole_procedure() -> None:
+    chosen = candidates(STEPS, "How to freeze", lambda u: u.kind == "item" and u.text.startswith("Choose"))
+    out = gather_lists(chosen)
+    assert len(out) == 1 and out[0].unit.kind == "list" and out[0].unit.numbered
+    assert out[0].unit.items[0].startswith("In the app") and out[0].unit.items[2].startswith("Confirm")
+    assert fragment_reasons(f"How to freeze:\n{out[0].unit.text} [1]", [STEPS]) == []
