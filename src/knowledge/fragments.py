@@ -22,7 +22,8 @@ fragment when any rule below holds. The rules look at the answer's text only, ex
   (`{% … %}`, `{{ … }}`), a kramdown attribute list (`{:target=…}`), an HTML tag (`<br>`,
   `</div>`), an entity (`&rarr;`, `&#x20;`), an admonition fence (`:::`, `!!!`), or the dangling
   punctuation a stripped link or icon leaves (`()`, `[]`, ", .").
-- `lone_code_line`: a line of a multi-line fenced block of a passage quoted outside a fence, or
+- `lone_code_line`: a line of a multi-line fenced block of a passage quoted outside a fence (a bare
+  name in a code span is a name in a sentence: "use the `@cl.on_chat_resume` decorator"), or
   a fenced block of the answer that is not a whole block of a passage (cut or re-indented);
   an unclosed fence.
 - `bare_label`: a prose sentence that is a label, not a statement: one bare word ("Confirm.", a
@@ -45,6 +46,7 @@ _FENCE_BLOCK = re.compile(r"^([ \t]*)(```|~~~)[^\n]*\n(.*?)^\1\2[ \t]*$", re.MUL
 _LIST_ITEM = re.compile(r"^\s*(?:[-*+•]|\d+[.)])\s+")
 _HEADED = re.compile(r"^[^\s:][^:]{0,60}:\s+\S")  # "Premium: $25/month" — a label and its value
 _SENTENCE_SPLIT = re.compile(r"(?<=[.!?…])[\"'»)\]]*\s+(?=[\"'«(\[]?[A-ZÀ-ÖØ-Þ0-9*•])")
+_NAME_SPAN = re.compile(r"`@?[\w.]+`")  # a bare name in a code span: a name in a sentence, not a code line
 _TABLE_RULE = re.compile(r"^\s*\|?\s*:?-{2,}:?\s*(\|\s*:?-{2,}:?\s*)*\|?\s*$")
 
 DANGLING_EN = frozenset("it this that these those they them its their he she his her such".split())
@@ -253,7 +255,9 @@ def fragment_reasons(answer: str, passages: Sequence[str] = ()) -> list[str]:
     prose = _FENCE_BLOCK.sub("\n", answer)
     code_lines = {line.strip() for b in passage_blocks if len(b.strip().splitlines()) > 1
                   for line in b.splitlines() if len(line.strip()) >= 8}
-    if any(code in line for line in prose.splitlines() for code in code_lines):
+    lines = prose.splitlines()
+    names_out = [_NAME_SPAN.sub(" ", line) for line in lines]  # "use the `@cl.on_chat_resume` decorator" names it
+    if any(code in line for line in names_out for code in code_lines):
         reasons.append("lone_code_line")
     rows = _table_rows(passages)
     for segment in segments(answer):

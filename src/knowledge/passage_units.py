@@ -153,7 +153,11 @@ class _Builder:
 
 
 def render_list(items: list[str], numbered: bool, markers: list[str] | None = None) -> str:
-    """A list as Markdown: with the source's markers (nesting, numbering) when known."""
+    """A list as Markdown: with the source's markers (nesting, numbering) when known. A last item
+    ending with ":" announced what the page showed next (a screenshot, gone from the text): it
+    ends the list with a full stop, or it reads as a lead-in to nothing."""
+    if items and items[-1].endswith(":"):
+        items = [*items[:-1], items[-1][:-1].rstrip() + "."]
     if markers and len(markers) == len(items):
         return "\n".join(f"{m} {t}" for m, t in zip(markers, items))
     return "\n".join(f"{i}. {t}" if numbered else f"- {t}" for i, t in enumerate(items, 1))

@@ -51,6 +51,8 @@ def test_each_rule_catches_its_fragment(answer: str, passages: list[str], reason
     ("How to freeze:\n3. Confirm. The request must be made 3 days before. [1]", []),
     ("Oui. Open the app. The chat works. Tap Save. [1]", []),
     ("Everything in the Base plan, plus:\n- Every club.\n- Unlimited classes. [1]", []),
+    ("Use the `@app.route` decorator on the function. [1]", ["```python\n@app.route\ndef health():\n    return 'ok'\n```"]),
+    ("demarche.numerique.gouv.fr conserve les dossiers 12 mois. [1]", []),
 ])
 def test_whole_answers_are_not_fragments(answer: str, passages: list[str]) -> None:
     assert fragment_reasons(answer, passages) == []

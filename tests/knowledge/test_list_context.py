@@ -137,3 +137,11 @@ def test_one_step_of_a_short_procedure_brings_the_whole_procedure() -> None:
     assert len(out) == 1 and out[0].unit.kind == "list" and out[0].unit.numbered
     assert out[0].unit.items[0].startswith("In the app") and out[0].unit.items[2].startswith("Confirm")
     assert fragment_reasons(f"How to freeze:\n{out[0].unit.text} [1]", [STEPS]) == []
+
+
+def test_a_last_step_announcing_a_screenshot_ends_the_list() -> None:
+    steps = STEPS.replace("billing date.", "billing date, which opens this panel:")
+    chosen = candidates(steps, "How to freeze", lambda u: u.kind == "item" and u.text.startswith("Choose"))
+    text = gather_lists(chosen)[0].unit.text
+    assert text.endswith("which opens this panel.")
+    assert fragment_reasons(f"How to freeze:\n{text} [1]", [steps]) == []
