@@ -35,7 +35,13 @@ from typing import Any
 import numpy as np
 
 from knowledge.answer_types import ALL_TYPES, IDENTIFIER, asked_types, days_named, states_type
-from knowledge.candidate_passages import around, linked_articles, neighbours, runners_up, whole_articles
+from knowledge.candidate_passages import (
+    around,
+    linked_articles,
+    neighbours,
+    runners_up,
+    whole_articles,
+)
 from knowledge.cross_language import cosine_scale
 from knowledge.embedding_cache import embed_texts
 from knowledge.fragments import opens_on_pronoun, refers_back, starts_lower
