@@ -22,6 +22,7 @@ from knowledge.errors import KnowledgeBaseMissing, LoaderError
 from knowledge.loaders import SUPPORTED_SUFFIXES, is_supported, load_document
 from knowledge.manifest import FileEntry, Manifest
 from knowledge.progress import Phases
+from knowledge.reader_code import reader_fingerprint
 from knowledge.retrieval import KnowledgeBase, get_knowledge_base
 from knowledge.settings import KnowledgeSettings, knowledge_settings
 from knowledge.store import ChromaStore
@@ -185,10 +186,11 @@ def _supported_files(folder: Path, settings: KnowledgeSettings, *, whole_folder:
 def _open_manifest(kb: KnowledgeBase, settings: KnowledgeSettings,
                    paths: list[Path] | None) -> tuple[Manifest, list[Path] | None]:
     """The store's manifest, started over (store emptied, every file to index again: `paths` becomes
-    None) when the encoder or the chunking changed, since vectors would not be comparable."""
+    None) when the encoder changed, since vectors would not be comparable, or the chunking or the
+    code that reads files did (`reader_fingerprint`: unchanged chunks reuse their cached vectors)."""
     store, embedder = kb.store, kb.embedder
     manifest = Manifest.load(settings.data_dir / "manifests" / f"{store.name}.json")
-    chunking = [settings.chunk_size, settings.chunk_overlap, CHUNKER_VERSION]
+    chunking = [settings.chunk_size, settings.chunk_overlap, CHUNKER_VERSION, reader_fingerprint()]
     if (manifest.embedder and manifest.embedder != embedder.name) or manifest.chunking != chunking \
             or store.embedder not in ((embedder.name, embedder.dim), (None, None)):
         store.reset()  # another model or chunking: vectors are not comparable, start over

@@ -26,7 +26,7 @@ class FileEntry:
 class Manifest:
     path: Path
     embedder: str = ""
-    chunking: list[int] = field(default_factory=list)
+    chunking: list[int | str] = field(default_factory=list)  # sizes, chunker version, reader fingerprint
     files: dict[str, FileEntry] = field(default_factory=dict)
 
     @classmethod

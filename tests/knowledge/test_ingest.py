@@ -138,3 +138,20 @@ def test_changing_chunking_rebuilds_the_index(kb_folder: Path, settings: Knowled
     report = ingest_folder(kb_folder, small, show_progress=False, kb=kb)
     assert len(report.indexed) == len(ARTICLES) + 1  # nothing skipped: old chunks are incompatible
     assert _consistent(kb, small)
+
+
+def test_new_reading_code_reindexes_every_file_from_the_vector_cache(
+        kb_folder: Path, settings: KnowledgeSettings, monkeypatch: pytest.MonkeyPatch) -> None:
+    """An upgrade that reads files differently (another reader fingerprint) re-indexes unchanged
+    files instead of keeping their old chunks; chunks whose text did not change are not encoded again."""
+    embedder = CountingEmbedder()
+    kb = KnowledgeBase(settings, embedder=embedder)
+    ingest_folder(kb_folder, settings, show_progress=False, kb=kb)
+    assert not ingest_folder(kb_folder, settings, show_progress=False, kb=kb).indexed  # same code: skipped
+    encoded = len(embedder.encoded)
+
+    monkeypatch.setattr("knowledge.ingest.reader_fingerprint", lambda: "another-reader")
+    report = ingest_folder(kb_folder, settings, show_progress=False, kb=kb)
+    assert len(report.indexed) == len(ARTICLES) + 1
+    assert _consistent(kb, settings) == set(report.indexed)
+    assert len(embedder.encoded) == encoded, "unchanged chunk texts come back from the vector cache"
