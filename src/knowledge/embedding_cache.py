@@ -38,7 +38,11 @@ class EmbeddingCache:
 
     def _connect(self) -> sqlite3.Connection:
         db = sqlite3.connect(self.path, timeout=30)
-        db.execute("PRAGMA journal_mode=WAL")
+        # closed, not left to the garbage collector: the pragma answers a row, and while its cursor
+        # lives (a profiler or a traceback holding the frame) the statement counts as in progress,
+        # so the next commit failed ("SQL statements in progress") and a composer answer with it
+        # (50-conversation load, `benchmarks/bench_load.py`: one help-center turn answered nothing)
+        db.execute("PRAGMA journal_mode=WAL").close()
         return db
 
     def get_many(self, keys: Sequence[str]) -> dict[str, np.ndarray]:
