@@ -19,6 +19,7 @@ written to OUT.json every 2 s and at exit.
 from __future__ import annotations
 
 import atexit
+import faulthandler
 import gc
 import json
 import os
@@ -349,6 +350,8 @@ def format_summary(data: dict[str, Any], turns: int, top: int = 8) -> list[str]:
 
 def main() -> None:
     out = Path(sys.argv[1])
+    # a server that dies under load says where (an agent service vanished mid-mix once, log silent)
+    faulthandler.enable()
     install(out)
     rest = sys.argv[2:]
     if rest[:1] != ["-m"] or len(rest) < 2:
