@@ -124,10 +124,13 @@ class KnowledgeBase:
     def refresh_lexical(self) -> LexicalIndex:
         """Rebuild and save the BM25 index from the store (after an ingest)."""
         with self._lock:
-            index = build_lexical_index(self.store, self.config.lexical)
-            index.save(self.lexical_dir)
-            self._install(index, self._meta_stamp())
-            return index
+            return self._rebuild_lexical()
+
+    def _rebuild_lexical(self) -> LexicalIndex:  # under self._lock
+        index = build_lexical_index(self.store, self.config.lexical)
+        index.save(self.lexical_dir)
+        self._install(index, self._meta_stamp())
+        return index
 
     def _meta_stamp(self) -> float | None:
         try:
@@ -195,11 +198,17 @@ class KnowledgeBase:
         return f"{title} ({parent or PurePosixPath(payload['source']).stem})"
 
     def lexical(self) -> LexicalIndex | None:
-        """The BM25 index, reloaded when another process re-ingested, rebuilt when stale."""
+        """The BM25 index, reloaded when another process re-ingested, rebuilt when stale.
+
+        Simultaneous first callers build it once: the others wait and take it (five concurrent
+        first questions on a fresh instance rebuilt it five times, one after another)."""
         stamp = self._meta_stamp()
         if self._lexical is not None and stamp == self._stamp:
             return self._lexical
         with self._lock:
+            stamp = self._meta_stamp()
+            if self._lexical is not None and stamp == self._stamp:
+                return self._lexical  # loaded or rebuilt by another thread while this one waited
             index = LexicalIndex.load(self.lexical_dir) if stamp is not None else None
             usable = (index is not None and index.params == self.config.lexical
                       and index.payloads is not None
@@ -207,9 +216,9 @@ class KnowledgeBase:
             if usable:
                 self._install(index, stamp)
                 return index
-        if self.store.count() == 0:
-            return None
-        return self.refresh_lexical()
+            if self.store.count() == 0:
+                return None
+            return self._rebuild_lexical()
 
     # --- whole documents (the answer composer follows "Read X" pointers) ------------------
     def _by_source(self) -> dict[str, list[dict[str, Any]]]:

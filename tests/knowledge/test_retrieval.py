@@ -167,3 +167,35 @@ def test_own_language_hits_stay_alone_when_nothing_elsewhere_matches_better() ->
     own = [_hit("fr-a", 0.42), _hit("fr-b", 0.34)]
     others = [_hit("fr-a", 0.42), _hit("en-x", 0.41), _hit("fr-b", 0.34)]
     assert with_better_in_other_language(own, others, top_k=5) == own
+
+
+def test_simultaneous_first_searches_build_bm25_once(indexed, monkeypatch, tmp_path) -> None:
+    import threading
+
+    import knowledge.retrieval as retrieval
+
+    settings, _ = indexed
+    fresh = retrieval.KnowledgeBase(settings, lexical_dir=tmp_path / "bm25")  # no BM25 files yet (a new replica)
+    builds: list[int] = []
+    build = retrieval.build_lexical_index
+
+    def counted(*args, **kwargs):
+        builds.append(1)
+        return build(*args, **kwargs)
+
+    monkeypatch.setattr(retrieval, "build_lexical_index", counted)
+    start = threading.Barrier(4)
+    found: list[object] = []
+
+    def first_search() -> None:
+        start.wait()
+        found.append(fresh.lexical())
+
+    threads = [threading.Thread(target=first_search) for _ in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=120)
+    assert len(builds) == 1 and len(found) == 4
+    assert all(index is found[0] for index in found)
+    assert fresh.search("How much does the base plan cost?")  # the rebuilt index serves
