@@ -19,6 +19,7 @@ from starlette.requests import (
 )
 
 from assistant.settings import AssistantSettings, assistant_settings
+from chatbot.activity import ACTIVITY
 from chatbot.settings import ChatbotSettings, chatbot_settings
 from relais.events import ErrorEvent, SourcesEvent, TextChunk
 from relais.language import detect_language
@@ -116,7 +117,8 @@ def register_ask_route() -> None:
         if not isinstance(question, str):
             raise HTTPException(status_code=400, detail="JSON body expected: {\"question\": \"...\"}")
         try:
-            return JSONResponse(await answer_question(question, served_by="app"))
+            with ACTIVITY.turn():  # the background prefill waits for it (`chatbot.activity`)
+                return JSONResponse(await answer_question(question, served_by="app"))
         except AskError as exc:
             return JSONResponse({"error": exc.message}, status_code=exc.status)
 

@@ -14,6 +14,7 @@ from chainlit.server import app, sio
 from assistant import i18n
 from assistant.input_guard import is_blank
 from assistant.settings import assistant_settings
+from chatbot.activity import ACTIVITY
 from chatbot.admin import register_admin_routes
 from chatbot.ask_api import register_ask_route
 from chatbot.auth import ensure_auth_secret
@@ -183,7 +184,8 @@ async def on_message(message: cl.Message) -> None:
     begin_turn()
     forget_note()
     remember_profile()
-    await _profile_module().on_message(message)
+    with ACTIVITY.turn():  # background work (the composer's prefill) waits for it
+        await _profile_module().on_message(message)
     refresh_other_tabs(on_chat_resume)  # another tab on this thread shows where it is now
 
 
@@ -202,7 +204,8 @@ async def on_choice(action: cl.Action) -> None:
     if handler is None:
         await action.remove()
         return
-    await handler(action)
+    with ACTIVITY.turn():
+        await handler(action)
     if refusals() == refused:
         refresh_other_tabs(on_chat_resume)
     elif tab_was_current:

@@ -6,8 +6,8 @@ then 200 `{"ready": true}`; `make run` (the launcher) waits for it before printi
 shows the step the 503 body names (`step`, `done` of `steps`) so a person sees what it waits for.
 `RELAIS_WARM_START=false` skips the work (the first question then loads everything).
 Once ready, the same thread encodes the answer composer's sentences the cache lacks
-(`knowledge.unit_cache.prefill_once`: ingest no longer waits for them, and questions asked
-meanwhile take the encoder between its small blocks).
+(`knowledge.unit_cache.prefill_once`: ingest no longer waits for them), block by block, each
+only once no turn has run for a moment (`chatbot.activity`): questions come first.
 """
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ from typing import Any
 from fastapi.responses import JSONResponse
 
 from assistant.settings import assistant_settings
+from chatbot.activity import ACTIVITY
 from chatbot.chainlit_fixes.route_order import add_route
 from chatbot.settings import ChatbotSettings
 from knowledge.settings import knowledge_settings
@@ -62,7 +63,8 @@ def _prefill(settings: ChatbotSettings) -> None:
     from knowledge.unit_cache import prefill_once  # lazy: same reason
 
     try:
-        prefill_once(get_knowledge_base(knowledge_settings().on(settings.kit)), settings.data_dir / "embeddings")
+        prefill_once(get_knowledge_base(knowledge_settings().on(settings.kit)), settings.data_dir / "embeddings",
+                     before_block=ACTIVITY.wait_quiet)  # turns first: the cache only saves work
     except Exception as exc:  # noqa: BLE001 - a cache: questions encode what they need anyway
         logger.warning("background prefill of the composer's sentences stopped (%s)", type(exc).__name__)
 

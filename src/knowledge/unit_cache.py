@@ -20,7 +20,7 @@ from __future__ import annotations
 import fcntl
 import logging
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -78,32 +78,44 @@ def _plan(kb: Any) -> list[tuple[Any, list[str]]]:
     return plan
 
 
+@dataclass(frozen=True)
+class Pacing:
+    """How the prefill shares the machine: `block` texts per encoder call, a `pause_s` sleep after
+    each, and `before_block()` called before each (a serving app blocks it while turns run)."""
+
+    block: int = 128
+    pause_s: float = 0.0
+    before_block: Callable[[], object] | None = None
+
+
 def prefill_unit_vectors(kb: Any, cache_dir: Path, *, budget_s: float | None = None,
-                         block: int = 128, phases: Phases | None = None, pause_s: float = 0.0) -> Prefill:
+                         block: int = 128, phases: Phases | None = None, pause_s: float = 0.0,
+                         before_block: Callable[[], object] | None = None) -> Prefill:
     """Encode the composer's unit texts missing from the cache under `cache_dir`, in blocks of
     `block` texts; stop between blocks once `budget_s` seconds have passed (None: no limit).
     Idempotent: a second call finds everything cached and encodes nothing. `phases`: one
     progress bar per encoder (ingest's). `pause_s`: a sleep after each block, so a question
-    waiting for the encoder's lock gets it before the next block."""
+    waiting for the encoder's lock gets it before the next block; `before_block()`: called
+    before each block (the app's waits while turns run: `chatbot.activity`)."""
     started = time.perf_counter()
     result = Prefill()
     if kb.is_empty():
         return result
     phases = phases or Phases(enabled=False)
+    pacing = Pacing(block, pause_s, before_block)
     for encoder, texts in _plan(kb):
         with phases.phase(f"Composer sentences ({encoder.name})", unit="text") as bar:
-            _prefill_one(encoder, texts, cache_dir, (block, pause_s), budget_s, started, result, bar)
+            _prefill_one(encoder, texts, cache_dir, pacing, budget_s, started, result, bar)
     result.seconds = time.perf_counter() - started
     logger.info("composer unit vectors: %d texts, %d encoded in %.1f s%s", result.texts, result.encoded,
                 result.seconds, " (time budget reached)" if result.stopped else "")
     return result
 
 
-def _prefill_one(encoder: Any, texts: list[str], cache_dir: Path, blocks: tuple[int, float],
+def _prefill_one(encoder: Any, texts: list[str], cache_dir: Path, pacing: Pacing,
                  budget_s: float | None, started: float, result: Prefill, bar: Any) -> None:
-    """One encoder's share of the prefill: its missing texts, longest first, block by block
-    (`blocks`: texts per block, seconds of pause after each)."""
-    block, pause_s = blocks
+    """One encoder's share of the prefill: its missing texts, longest first, block by block."""
+    block = pacing.block
     result.texts += len(texts)
     cache = EmbeddingCache(cache_dir, encoder.name, encoder.dim)
     known = cache.get_many([text_key(t) for t in texts])
@@ -118,22 +130,26 @@ def _prefill_one(encoder: Any, texts: list[str], cache_dir: Path, blocks: tuple[
             result.stopped = True
             bar.set_postfix_str("time budget reached: the rest is encoded when first asked")
             break
+        if pacing.before_block is not None:
+            pacing.before_block()
         part = missing[start : start + block]
         embed_texts(encoder, part, cache_dir, progress=bar)
         result.encoded += len(part)
-        if pause_s:
-            time.sleep(pause_s)
+        if pacing.pause_s:
+            time.sleep(pacing.pause_s)
 
 
-def prefill_once(kb: Any, cache_dir: Path, *, block: int = 16, pause_s: float = 0.02) -> Prefill | None:
+def prefill_once(kb: Any, cache_dir: Path, *, block: int = 16, pause_s: float = 0.02,
+                 before_block: Callable[[], object] | None = None) -> Prefill | None:
     """`prefill_unit_vectors` in the background of a serving process: small blocks (a question
-    waits for at most one, ~0.5 s of MiniLM), a pause after each, and only one process at a time
-    per cache (an exclusive lock file beside it: instances behind a load balancer share the
-    cache, the others find it filled). None when another process holds the lock."""
+    waits for at most one, ~0.5 s of MiniLM), a pause after each, `before_block()` before each
+    (the app's waits until no turn runs), and only one process at a time per cache (an
+    exclusive lock file beside it: instances sharing a data folder share the cache, the others
+    find it filled). None when another process holds the lock."""
     cache_dir.mkdir(parents=True, exist_ok=True)
     with open(cache_dir / ".prefill.lock", "w") as lock:
         try:
             fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
             return None
-        return prefill_unit_vectors(kb, cache_dir, block=block, pause_s=pause_s)
+        return prefill_unit_vectors(kb, cache_dir, block=block, pause_s=pause_s, before_block=before_block)

@@ -86,6 +86,26 @@ def test_a_time_budget_stops_between_blocks(kb: KnowledgeBase, tmp_path: Path) -
     assert cut.stopped and cut.encoded == 0
 
 
+def test_each_block_waits_for_the_hook_first(kb: KnowledgeBase, tmp_path: Path,
+                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    # the app's hook blocks while turns run (`chatbot.activity`): no text is encoded before it returns
+    counter = Counter(monkeypatch, kb.embedder, kb.cross.embedder)
+    seen: list[int] = []
+    done = prefill_unit_vectors(kb, tmp_path / "empty", block=8,
+                                before_block=lambda: seen.append(sum(counter.texts.values())))
+    assert done.encoded > 8 and not done.stopped
+    assert len(seen) == sum(-(-n // 8) for n in _missing_per_encoder(kb))  # once per block
+    assert seen == sorted(seen) and seen[0] == 0  # the first block started after the first call
+    assert sum(counter.texts.values()) == done.encoded
+
+
+def _missing_per_encoder(kb: KnowledgeBase) -> list[int]:
+    """Texts per encoder the prefill plans for an empty cache (the main encoder, then the twin's)."""
+    from knowledge.unit_cache import _plan
+
+    return [len(texts) for _, texts in _plan(kb)]
+
+
 def test_ingest_leaves_the_prefill_to_the_app_by_default(tmp_path: Path,
                                                          monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("RELAIS_PREFILL_BUDGET_S", raising=False)  # the suite turns it off (tests/conftest.py)
