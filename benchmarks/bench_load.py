@@ -31,6 +31,7 @@ import tempfile
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 from benchmarks._common import REPO_ROOT, BenchResult, Check, percentile, run_main
@@ -196,23 +197,45 @@ def patient() -> Iterator[None]:
         yield
 
 
-def through_nginx(result: BenchResult, mix: tuple[int, int, int]) -> dict[str, list[str]]:
+def through_nginx(result: BenchResult, mix: tuple[int, int, int], before: Path | None = None,
+                  rounds: int = 1) -> dict[str, list[str]]:
     """Three instances behind nginx (deploy/nginx.conf), PostgreSQL and a Chroma server shared, as
-    `tests/scale/test_load_balancer.py` runs them; instance 1's app and agent are profiled."""
-    from types import SimpleNamespace
+    `tests/scale/test_load_balancer.py` runs them; instance 1's app and agent are profiled. With
+    `before`, that tree's cluster too, one cluster at a time, sides alternating round by round."""
+    sides = ([("before", before)] if before else []) + [("after", None)]
+    done: dict[str, list[tuple[Any, float, list[str]]]] = {}
+    lines: dict[str, list[str]] = {}
+    loads: list[float] = []
+    for r in range(rounds):
+        for side, tree in sides[r % len(sides):] + sides[: r % len(sides)]:
+            outcome, profiles = one_cluster(mix, tree, loads)
+            done.setdefault(side, []).append(outcome)
+            if side == "after":
+                third = SimpleNamespace(latencies={k: v[: len(v) // 3] for k, v in outcome[0].latencies.items()})
+                lines = {f"instance 1 of 3, {name}": text for name, text in profile_lines(profiles, third).items()}
+    result.figures["nginx: load avg 1m (start, ready, after the mix; per cluster)"] = loads
+    reference = record(result, "nginx, 3 instances, before", done["before"], TARGET_NGINX_P95_S) if before else None
+    record(result, "nginx, 3 instances", done["after"], TARGET_NGINX_P95_S, reference)
+    result.figures["nginx, 3 instances: persisted (lost / duplicated / cross-talk)"] = (
+        "checked: 0 / 0 / 0" if not any(f for rs in done.values() for _, _, f in rs) else "not all checked (failures)")
+    return lines
 
+
+def one_cluster(mix: tuple[int, int, int], tree: Path | None,
+                loads: list[float]) -> tuple[tuple[Any, float, list[str]], dict[str, Any]]:
+    """One cluster of `tree`'s app (None: this checkout) started, warm, the mix run, stopped."""
     from tests.load.test_concurrency import check_persisted
     from tests.scale.test_load_balancer import running_cluster
 
     work = Path(tempfile.mkdtemp(prefix="relais-bench-lb-"))
-    loads = [round(os.getloadavg()[0], 2)]
+    loads.append(round(os.getloadavg()[0], 2))
 
     def as_shipped(stack: Any, i: int) -> None:
         # warm start on, as shipped (the scale test's apps load lazily, `tests.chainlit_driver`):
         # without it each instance loaded its encoders and rebuilt BM25 inside its first turns
         stack.app.env["RELAIS_WARM_START"] = "true"
-        profiled(stack.app, work / f"app-profile-{i}.json")
-        profiled(stack.agent, work / f"agent-profile-{i}.json", mark=AGENT_TURN_MARK)
+        profiled(stack.app, work / f"app-profile-{i}.json", tree)
+        profiled(stack.agent, work / f"agent-profile-{i}.json", tree, AGENT_TURN_MARK)
 
     try:
         with running_cluster(work, cache_root(), as_shipped) as cluster:
@@ -228,17 +251,13 @@ def through_nginx(result: BenchResult, mix: tuple[int, int, int]) -> dict[str, l
                         "agent": read_profile(work / "agent-profile-0.json")}
             if not outcome[2]:
                 asyncio.run(check_persisted(cluster.lb_url, cluster.database_url, outcome[0]))
-        record(result, "nginx, 3 instances", [outcome], TARGET_NGINX_P95_S)
-        result.figures["nginx, 3 instances: persisted (lost / duplicated / cross-talk)"] = (
-            "checked: 0 / 0 / 0" if not outcome[2] else "not checked (failures)")
-        third = SimpleNamespace(latencies={k: v[: len(v) // 3] for k, v in outcome[0].latencies.items()})
-        return {f"instance 1 of 3, {name}": text for name, text in profile_lines(profiles, third).items()}
+        return outcome, profiles
     finally:
-        result.figures["nginx: load avg 1m (start, ready, after the mix)"] = loads
         keep(work)
 
 
-def body(result: BenchResult, short: bool, nginx: bool, rounds: int, before_ref: str | None) -> None:
+def body(result: BenchResult, short: bool, nginx: bool, rounds: int, before_ref: str | None,
+         nginx_only: bool = False) -> None:
     mix = MIX["short" if short else "full"]
     result.figures["conversations (help center, coach via the app, coach over SSE), 2 turns each"] = mix
     before = None
@@ -248,9 +267,9 @@ def body(result: BenchResult, short: bool, nginx: bool, rounds: int, before_ref:
         before = export_tree(before_ref, Path(tempfile.mkdtemp(prefix="relais-bench-before-")) / "tree")
         result.figures["before = commit"] = before_ref
     try:
-        profiles = one_instance(result, mix, rounds, before)
+        profiles = {} if nginx_only else one_instance(result, mix, rounds, before)
         if nginx:
-            profiles.update(through_nginx(result, mix))
+            profiles.update(through_nginx(result, mix, before, rounds if before else 1))
     finally:
         if before is not None:
             shutil.rmtree(before.parent, ignore_errors=True)
@@ -264,7 +283,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--nginx", action="store_true", help="also three instances behind nginx")
     parser.add_argument("--rounds", type=int, default=1, help="mixes per side (with --before-ref: interleaved)")
     parser.add_argument("--before-ref", help="also the app of this commit, side by side (one mix at a time)")
+    parser.add_argument("--nginx-only", action="store_true", help="with --nginx: skip the one-instance part")
     args = parser.parse_args(argv)
+    args.nginx = args.nginx or args.nginx_only
     if args.nginx and not os.environ.get("RELAIS_SCALE_DATABASE_URL"):  # PostgreSQL, Chroma, nginx first
         import subprocess
         import sys
@@ -273,7 +294,7 @@ def main(argv: list[str] | None = None) -> int:
         return subprocess.run(["bash", str(REPO_ROOT / "scripts" / "scale-tests.sh"), "--run", *command],
                               cwd=REPO_ROOT, check=False).returncode
     return run_main("load", "Fifty simultaneous conversations through the real app",
-                    lambda r: body(r, args.short, args.nginx, args.rounds, args.before_ref))
+                    lambda r: body(r, args.short, args.nginx, args.rounds, args.before_ref, args.nginx_only))
 
 
 if __name__ == "__main__":
