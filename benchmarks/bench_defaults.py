@@ -22,7 +22,8 @@ the composer, `extractive_answer`) against raw encode + `collection.query` of th
 (CPU and wall, medians), with a cProfile summary of the answer path's top costs. Each question
 is answered as if never asked (`relais.embeddings.forget_questions`): its encodings are paid.
 
-Run alone: `.venv/bin/python -m benchmarks.bench_defaults [--short]` (`--short`: the demo KB only).
+Run alone: `.venv/bin/python -m benchmarks.bench_defaults [--short | --bitwarden | --fresh]` (`--short`: the
+demo KB only; `--bitwarden`: the Bitwarden ingest only; `--fresh`: fresh clone -> ready only).
 """
 
 from __future__ import annotations
@@ -242,15 +243,16 @@ def fresh_start(result: BenchResult, timeout: float = 900) -> None:
         f"app warm and ready at {ready or float('nan'):.1f} s")
 
 
-def body(result: BenchResult, short: bool, questions: int) -> None:
+def body(result: BenchResult, short: bool, questions: int, bitwarden_only: bool = False) -> None:
     encoders, load = load_encoders()
     result.figures["loading the encoders (once per process)"] = f"{load.wall:.1f} s wall / {load.cpu:.1f} s CPU"
-    bases = [("demo KB", DEMO_KB)] + ([] if short or not BITWARDEN.is_dir() else [("Bitwarden", BITWARDEN)])
+    bases = ([] if bitwarden_only else [("demo KB", DEMO_KB)]) + (
+        [] if short or not BITWARDEN.is_dir() else [("Bitwarden", BITWARDEN)])
     asked = _questions(questions)
     for name, folder in bases:
         ingest_side_by_side(name, folder, encoders, result,
                             then=(lambda: answer_path(result, asked)) if folder == DEMO_KB else None)
-    if not short:
+    if not (short or bitwarden_only):
         fresh_start(result)
     result.notes.append("ingest in a fresh data folder, defaults on (auto encoder, twin); bare = each encoder "
                         "once over the distinct texts ingest encoded, in two halves; the composer prefill runs "
@@ -262,10 +264,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--short", action="store_true", help="the demo KB only, 8 questions")
     parser.add_argument("--questions", type=int, default=20, help="answer-path questions (default 20)")
     parser.add_argument("--fresh", action="store_true", help="only fresh clone -> ready")
+    parser.add_argument("--bitwarden", action="store_true", help="only the Bitwarden help center's ingest")
     args = parser.parse_args(argv)
     questions = 8 if args.short else args.questions
     return run_main("defaults", "9. Shipped defaults: ingest vs bare encoders, an answer vs encode + query",
-                    fresh_start if args.fresh else lambda r: body(r, args.short, questions))
+                    fresh_start if args.fresh else lambda r: body(r, args.short, questions, args.bitwarden))
 
 
 if __name__ == "__main__":
