@@ -12,15 +12,16 @@ import pytest
 from knowledge.embedding_cache import EmbeddingCache
 
 
+KEPT: list[sqlite3.Cursor] = []
+
+
 class KeepCursors(sqlite3.Connection):
     """A connection whose cursors outlive their statements, as when a profiler's stack sample or a
     traceback holds the frame that made them."""
 
-    kept: list[sqlite3.Cursor] = []
-
     def execute(self, sql: str, *args: Any) -> sqlite3.Cursor:  # type: ignore[override]
         cursor = super().execute(sql, *args)
-        KeepCursors.kept.append(cursor)
+        KEPT.append(cursor)
         return cursor
 
 
@@ -35,4 +36,4 @@ def test_vectors_are_written_and_read_back_while_cursors_are_kept(tmp_path: Path
     found = cache.get_many(["a", "b", "c", "z"])
     assert sorted(found) == ["a", "b", "c"]
     assert np.array_equal(found["b"], vectors["b"])
-    assert KeepCursors.kept  # the cursors really were kept alive
+    assert KEPT  # the cursors really were kept alive
