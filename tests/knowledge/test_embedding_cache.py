@@ -11,7 +11,6 @@ import pytest
 
 from knowledge.embedding_cache import EmbeddingCache
 
-
 KEPT: list[sqlite3.Cursor] = []
 
 

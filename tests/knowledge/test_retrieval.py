@@ -172,7 +172,7 @@ def test_own_language_hits_stay_alone_when_nothing_elsewhere_matches_better() ->
 def test_simultaneous_first_searches_build_bm25_once(indexed, monkeypatch, tmp_path) -> None:
     import threading
 
-    import knowledge.retrieval as retrieval
+    from knowledge import retrieval
 
     settings, _ = indexed
     fresh = retrieval.KnowledgeBase(settings, lexical_dir=tmp_path / "bm25")  # no BM25 files yet (a new replica)
