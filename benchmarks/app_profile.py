@@ -103,9 +103,10 @@ def await_chain(task: Any) -> list[str]:
         if frame is None:
             break
         chain.append(where(frame))
-        if getattr(coro, "cr_running", False) or getattr(coro, "ag_running", False) or getattr(coro, "gi_running", False):
+        if getattr(coro, "cr_running", False) or getattr(coro, "gi_running", False):
             break  # on the CPU, awaiting nothing; reading what a running coroutine awaits from this
-            # thread crashed CPython 3.11 (a segfault here killed an agent service mid-mix)
+            # thread crashed CPython 3.11 (a segfault here killed an agent service mid-mix). Not
+            # `ag_running`: an async generator has it while suspended in an await too
         coro = (getattr(coro, "cr_await", None) or getattr(coro, "ag_await", None)
                 or getattr(coro, "gi_yieldfrom", None))
         if type(coro).__name__ == "async_generator_asend":  # `async for` over an async generator:

@@ -74,3 +74,15 @@ def test_turn_tasks_are_followed_into_the_async_generators_they_iterate(monkeypa
         thread.join()
     waits = dict(sampler.summary()["turn tasks wait at"])
     assert any("test_app_profile.py:_stream -> " in name and "tasks.py:sleep" in name for name in waits), waits
+
+
+def test_a_running_task_is_not_followed_into_what_it_awaits() -> None:
+    # reading a running coroutine's `cr_await` from the sampler thread segfaulted CPython 3.11
+    async def inner() -> list[str]:
+        return app_profile.await_chain(asyncio.current_task())
+
+    async def outer() -> list[str]:
+        return await inner()
+
+    chain = asyncio.run(outer())
+    assert len(chain) == 1 and chain[0].endswith(":outer")
