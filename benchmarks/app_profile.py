@@ -117,12 +117,17 @@ def await_chain(task: Any) -> list[str]:
 
 
 def live_tasks() -> list[Any]:
-    """Every asyncio task of the process (read from another thread: retried if it changes)."""
-    import asyncio.tasks
+    """Every asyncio task of the process (read from another thread: retried if it changes).
 
+    Never imports: the sampler starts before the app, and an import of asyncio from this thread
+    while the app's thread is importing it fails the app's own import ("partially initialized
+    module 'asyncio.tasks'": the server exited before it was up). Until asyncio is loaded, no task."""
+    all_tasks = getattr(sys.modules.get("asyncio.tasks"), "_all_tasks", None)
+    if all_tasks is None:
+        return []
     for _ in range(5):
         try:
-            return list(asyncio.tasks._all_tasks)  # noqa: SLF001 - a profiler's read-only look
+            return list(all_tasks)
         except RuntimeError:
             continue
     return []

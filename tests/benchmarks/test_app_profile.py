@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import sqlite3
+import sys
 import threading
 import time
 from pathlib import Path
@@ -86,3 +87,21 @@ def test_a_running_task_is_not_followed_into_what_it_awaits() -> None:
 
     chain = asyncio.run(outer())
     assert len(chain) == 1 and chain[0].endswith(":outer")
+
+
+def test_the_sampler_never_imports_asyncio_itself(monkeypatch) -> None:
+    """Before the app has loaded asyncio there is no task to read, and the sampler's thread must not
+    import it (its import raced the app's own: 'partially initialized module asyncio.tasks')."""
+    monkeypatch.delitem(sys.modules, "asyncio.tasks")
+    assert app_profile.live_tasks() == []
+    assert "asyncio.tasks" not in sys.modules
+
+
+def test_live_tasks_reads_the_running_tasks() -> None:
+    async def main() -> int:
+        waiter = asyncio.ensure_future(asyncio.sleep(1))
+        found = len([t for t in app_profile.live_tasks() if t is waiter])
+        waiter.cancel()
+        return found
+
+    assert asyncio.run(main()) == 1
