@@ -22,21 +22,19 @@ TYPED_ARTICLES = 2  # articles searched whole for units of the asked type
 def neighbours(hits: list[Hit], kb: Any) -> list[tuple[Hit, float]]:
     """The chunks right before and after the top hit in its article, ranked after every hit:
     the chunker may have split the sentence that answers from the passage retrieval found."""
-    if not hits or kb is None or not hasattr(kb, "source_chunks"):
+    if not hits:
         return []
-    top = hits[0]
-    have = {(h.source, h.chunk_index) for h in hits}
-    return [(chunk, float(len(hits))) for chunk in kb.source_chunks(top.source)
-            if abs(chunk.chunk_index - top.chunk_index) == 1 and (chunk.source, chunk.chunk_index) not in have]
+    return around(hits[0], float(len(hits)), kb, {(h.source, h.chunk_index) for h in hits}, offset=0.0)
 
 
-def around(hit: Hit, rank: float, kb: Any, have: set[tuple[str, int]]) -> list[tuple[Hit, float]]:
+def around(hit: Hit, rank: float, kb: Any, have: set[tuple[str, int]], *,
+           offset: float = 0.5) -> list[tuple[Hit, float]]:
     """The chunks right before and after the passage of the best unit, wherever it came from (a
     runner-up, a linked article): "…this will result in the following:" is the best unit, and
     what follows it ("Files will not be deleted") may sit in the next chunk."""
     if kb is None or not hasattr(kb, "source_chunks"):
         return []
-    return [(chunk, rank + 0.5) for chunk in kb.source_chunks(hit.source)
+    return [(chunk, rank + offset) for chunk in kb.source_chunks(hit.source)
             if abs(chunk.chunk_index - hit.chunk_index) == 1 and (chunk.source, chunk.chunk_index) not in have]
 
 
