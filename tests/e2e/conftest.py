@@ -13,12 +13,14 @@ fixtures start once."""
 from __future__ import annotations
 
 import shutil
+import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import pytest
+from playwright.sync_api import Error as PlaywrightError
 
 from tests.chainlit_driver import (
     ServerProcess,
@@ -173,6 +175,21 @@ def wait_idle(page: Any) -> None:
     """The task is over when Chainlit's stop button is gone."""
     page.wait_for_selector("#stop-button", state="detached", timeout=120_000)
     page.wait_for_timeout(500)
+
+
+def scroll_into_view(locator: Any, timeout_s: float = 30.0) -> None:
+    """Scroll `locator` into view as a person scrolls to it. Playwright resolves the element once
+    for this action, and React may swap a message's nodes for identical ones meanwhile (a turn's
+    final write, a tab refresh): "Element is not attached to the DOM" then says nothing about what a
+    person sees, so the locator is resolved again until the deadline; a real absence still fails."""
+    deadline = time.monotonic() + timeout_s
+    while True:
+        try:
+            locator.scroll_into_view_if_needed(timeout=max(1_000, int((deadline - time.monotonic()) * 1000)))
+            return
+        except PlaywrightError as exc:
+            if "not attached" not in str(exc) or time.monotonic() >= deadline:
+                raise
 
 
 def last_answers(page: Any, n: int = 3) -> str:

@@ -14,7 +14,7 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.e2e.conftest import Stack, ask, login, shot, start_app
+from tests.e2e.conftest import Stack, ask, login, scroll_into_view, shot, start_app
 
 pytestmark = pytest.mark.browser
 
@@ -72,7 +72,7 @@ def test_in_chat_audit_for_demos(stack: Stack, tmp_path: Path, new_page: Callabl
         body = page.inner_text("body")
         assert "HEALTHY → external_agent" in body
         assert "| Boundary |" not in body and "Do nothing." not in body  # details stay folded
-        page.get_by_text("WAITING_ON_APPROVAL → human").last.scroll_into_view_if_needed()
+        scroll_into_view(page.get_by_text("WAITING_ON_APPROVAL → human").last)
         shot(page, "16-audit-in-chat")
     finally:
         demo.stop()

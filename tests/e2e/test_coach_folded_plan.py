@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from tests.e2e.conftest import Stack, ask, login, shot, wait_idle
+from tests.e2e.conftest import Stack, ask, login, scroll_into_view, shot, wait_idle
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(600)]
 
@@ -21,7 +21,7 @@ PLAN_LINE = "How to progress"  # a heading of the plan's body, never in the summ
 
 
 def scroll_to_bottom(page: Any) -> None:
-    page.locator("[data-step-type='assistant_message']").last.scroll_into_view_if_needed()
+    scroll_into_view(page.locator("[data-step-type='assistant_message']").last)
     page.wait_for_timeout(300)
 
 
@@ -59,7 +59,7 @@ def test_a_quick_choice_answer_shows_what_changed_with_the_plan_folded(page: Any
 
     section.locator(TRIGGER).click()
     section.get_by_text(PLAN_LINE, exact=False).first.wait_for(state="visible", timeout=15_000)
-    section.scroll_into_view_if_needed()
+    scroll_into_view(section)
     shot(page, "15-plan-expanded")
 
     page.reload()  # the stored thread: the plan is still folded, the summary still first

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from tests.e2e.conftest import USERS, ask, shot, switch_profile, wait_idle
+from tests.e2e.conftest import USERS, ask, scroll_into_view, shot, switch_profile, wait_idle
 
 pytestmark = pytest.mark.browser
 
@@ -124,7 +124,7 @@ def test_first_impression(new_page: Any, app_url: str, locale: str) -> None:
     choice.wait_for()
     page.get_by_text(t["coach_header"]).wait_for()  # the header says who answers now
     assert page.locator(".relais-coach-label").count() >= 1  # the coach's answers carry a badge
-    choice.scroll_into_view_if_needed()  # as a person scrolls until the buttons show
+    scroll_into_view(choice)  # as a person scrolls until the buttons show
     page.wait_for_timeout(800)
     box = choice.bounding_box()
     assert box and box["y"] + box["height"] <= page.viewport_size["height"]

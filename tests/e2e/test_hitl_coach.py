@@ -20,7 +20,7 @@ from playwright.sync_api import Error as PlaywrightError
 
 from tests.chainlit_driver import ServerProcess, chainlit_server
 from tests.coach.test_service import saved_state
-from tests.e2e.conftest import Stack, ask, login, switch_profile
+from tests.e2e.conftest import Stack, ask, login, scroll_into_view, switch_profile
 from tests.e2e.conftest import shot as take_shot
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(900)]
@@ -135,7 +135,7 @@ def test_reload(page: Any, stack: Stack) -> None:
     page.reload()
     page.locator(PROMPT_GROUPS).first.wait_for()  # the next prompt (its choices follow the answer)
     tool = page.locator("[data-step-type='tool']").first
-    tool.scroll_into_view_if_needed()
+    scroll_into_view(tool)
     tool.locator("button").first.click()
     tool.get_by_text("workout_plan(", exact=False).first.wait_for(timeout=15_000)
     shot(page, "13-coach-steps-after-resume", full=False)

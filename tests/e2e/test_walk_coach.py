@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from tests.e2e.conftest import Stack, ask, login, shot, switch_profile, wait_idle
+from tests.e2e.conftest import Stack, ask, login, scroll_into_view, shot, switch_profile, wait_idle
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(900)]
 
@@ -112,5 +112,5 @@ def test_fr_meals_for_the_week_are_a_week(new_page: Callable[..., Any], stack: S
         shot(page, "29-coach-debug-week")
         raise AssertionError("the coach's answer is not headed 'Votre semaine de repas' (60 s)") from exc
     assert "Jour 7" in week.last.inner_text()
-    week.last.get_by_text("Les jours suivants").scroll_into_view_if_needed()
+    scroll_into_view(week.last.get_by_text("Les jours suivants"))
     shot(page, "29-coach-06-fr-week-of-meals")
