@@ -2,7 +2,7 @@
 
 Each JSONL line is `{"question": "...", "facts": [["$5", "5 dollars"], ["50%", "half"]]}`:
 every inner list is one fact, present when any of its strings appears in the answer
-(case-insensitive, Markdown emphasis and links reduced to text). An optional
+(case-insensitive, Markdown emphasis and links reduced to text, "200Mo" read as "200 Mo"). An optional
 `"expect_found": false` marks an off-topic question that must get the honest "not found".
 The report gives fact recall (over the answerable questions), the fragment rate, and both ways
 of getting "not found" wrong: `answerable_declined_rate` (an answerable question got "not found")
@@ -14,6 +14,7 @@ then the answer composer), in one process. Fragments are defined in `knowledge.f
 from __future__ import annotations
 
 import json
+import re
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -57,8 +58,14 @@ def load_cases(path: Path) -> list[AnswerCase]:
     return cases
 
 
+_NUMBER_UNIT = re.compile(r"(?<=\d)(?=[^\W\d_])")  # "200Mo" and "200 Mo" state one fact
+
+
 def _normalise(text: str) -> str:
-    return " ".join(strip_markdown(text).lower().split())
+    """Lower case, Markdown reduced to text, typographic apostrophes and spaces made plain, a number
+    and its unit always one space apart: the fact is what is compared, not how it is typeset."""
+    text = strip_markdown(text).lower().replace("\u2019", "'").replace("\u00a0", " ").replace("\u202f", " ")
+    return " ".join(_NUMBER_UNIT.sub(" ", text).split())
 
 
 def missing_facts(answer: str, facts: list[list[str]]) -> list[str]:

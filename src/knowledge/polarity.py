@@ -42,10 +42,14 @@ _CONCEPTS: dict[str, tuple[str, str]] = {
     "available": (r"available|offered|offer|offers|provide|provides|provided|offre|offrons|proposons|disponible|disponibles|propose|proposee|proposes|proposees",
                   r"unavailable|indisponible|indisponibles"),
     "required": (r"required|mandatory|compulsory|necessary|need|needs|must|obligatoire|obligatoires|"
-                 r"necessaire|necessaires|requis|requise|faut|doit|dois|doivent",
-                 r"optional|facultatif|facultative|facultatifs|facultatives"),
+                 r"necessaire|necessaires|requis|requise|faut|doit|dois|doivent|besoin",
+                 r"optional|unnecessary|needless|facultatif|facultative|facultatifs|facultatives|inutile|inutiles|"
+                 r"superflu|superflue"),
 }
 _WORDS = {name: (re.compile(rf"^(?:{pos})$"), re.compile(rf"^(?:{neg})$")) for name, (pos, neg) in _CONCEPTS.items()}
+# concepts whose opposite word is itself a negation ("impossible", "inutile" = "not possible", "not
+# needed"); "closed" or "free" are not: "closed on 25 December" says nothing of other days
+_DENIABLE = frozenset({"allowed", "required"})
 _MODAL = "allowed"  # "Can I…?" is the question's form: its content words still decide when no modal is quoted
 
 # a negation and how many words after it it bears on
@@ -223,7 +227,8 @@ def _evidence(q: _Question, text: str, context: str = "", before: str = "") -> _
             said = found[1] != (neg or halt)
             if found[0] == _MODAL and not (about if said else _content(clause.words[i + 1:i + 1 + SCOPE]) & q.content):
                 continue  # "can" is said of everything: "can" about the question, "cannot" about its action
-            if not (neg or halt or found == (_MODAL, False)) and not covered:  # "cannot" is a negation too
+            denies = not found[1] and found[0] in _DENIABLE  # "cannot", "forbidden", "unnecessary" negate too
+            if not (neg or halt or denies) and not covered:
                 weak.append(said == q.concepts[found[0]])
                 continue
             agree.append(said == q.concepts[found[0]])

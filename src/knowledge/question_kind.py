@@ -31,10 +31,11 @@ _WH_ANYWHERE = re.compile(r"\b(?:how|what|when|where|which|who|why|combien|comme
                           re.IGNORECASE)
 
 _NEGATION_EN = re.compile(r"\b(?:not|never|cannot|can't|won't|don't|doesn't|isn't|aren't|wasn't|"
-                          r"didn't|haven't|hasn't|shouldn't|mustn't|nothing|nobody|neither|nor)\b|n['’]t\b",
+                          r"didn't|haven't|hasn't|shouldn't|mustn't|nothing|nobody|neither|nor|unnecessary|needless)\b|"
+                          r"n['’]t\b",
                           re.IGNORECASE)
 _NEGATION_FR = re.compile(r"\b(?:ne|n['’])\s*\w+(?:\s+\w+)?\s+(?:pas|jamais|plus|rien|personne|aucun\w*|que)\b|"
-                          r"\b(?:jamais|aucun\w*|nul\w*)\b", re.IGNORECASE)
+                          r"\b(?:jamais|aucun\w*|nul\w*|inutiles?|pas\s+besoin|pas\s+n[ée]cessaire)\b", re.IGNORECASE)
 _NO_NOUN = re.compile(r"\b(?:no|pas\s+de|aucun|aucune|sans)\s+(\w+)(?:\s+(\w+))?", re.IGNORECASE)
 # A sentence that opens on another case than the one asked ("After the first 14 days, …",
 # "Passé ce délai, …", "Otherwise, …") says yes or no about that other case only.

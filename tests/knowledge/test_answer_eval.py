@@ -63,6 +63,13 @@ def test_fact_matching_is_case_insensitive_and_ignores_emphasis() -> None:
     assert missing_facts("Students pay less.", [["$5", "5 dollars"]]) == ["$5 | 5 dollars"]
 
 
+def test_a_number_and_its_unit_match_however_they_are_typeset() -> None:
+    assert missing_facts("Jusqu'à 200Mo par champ.", [["200 mo"]]) == []
+    assert missing_facts("Up to 20\u00a0MB each.", [["20mb"]]) == []
+    assert missing_facts("L\u2019usager ne peut pas.", [["l'usager ne peut pas"]]) == []
+    assert missing_facts("Up to 2000 MB.", [["200 mb"]]) == ["200 mb"]  # another number is another fact
+
+
 def test_report_counts_facts_fragments_and_relevance(tmp_path) -> None:
     path = tmp_path / "set.jsonl"
     path.write_text("\n".join(json.dumps(r) for r in [

@@ -116,6 +116,10 @@ def test_polarity_about_what_was_asked() -> None:
     assert states_polarity("Is there a fee to leave the club?", "There is no exit fee on monthly plans.")
     assert states_polarity("Can I stop paying while abroad?", "You are not charged during a pause.")
     assert not states_polarity("Can I pay in cash?", "To change your card, open Settings.")
+    # "no need to", "inutile de" say no about what follows them
+    assert states_polarity("Dois-je répondre au courriel ?", "Il est inutile de répondre au courriel.")
+    assert polarity("Dois-je répondre au courriel ?", "Il est inutile de répondre au courriel.") == "no"
+    assert states_polarity("Do I have to restart the app?", "It is unnecessary to restart the app.")
     assert polarity("Do you charge extra if a payment fails?", "There is no late fee.") == "no"
     # a sentence about another case than the asked one gives no yes/no
     assert polarity("Suis-je remboursé si j'arrête la première semaine ?",

@@ -25,6 +25,9 @@ NOT_REFUNDED = "Les mensualités ne sont pas remboursées."
     ("Are clubs closed on public holidays?", "All clubs are closed on December 25 and January 1.", None),
     ("Is a doctor's note required?", "A doctor's note is optional.", "no"),
     ("Faut-il réserver les cours ?", "La réservation est obligatoire pour tous les cours.", "yes"),
+    ("Dois-je répondre au courriel de confirmation ?", "Il est inutile de répondre à ce courriel.", "no"),
+    ("Do I need to restart the router?", "Restarting the router is unnecessary.", "no"),
+    ("Ai-je besoin d'un compte pour suivre mon colis ?", "Un compte est facultatif pour suivre un colis.", "no"),
     # negation scope
     ("Is the club open on Sundays?", "The club is not open on Sundays.", "no"),
     ("Le club est-il ouvert le dimanche ?", "Le club n'est pas ouvert le dimanche.", "no"),
