@@ -53,6 +53,15 @@ class Chunk:
         return f"{self.heading}\n{self.text}" if self.heading else self.text
 
 
+_EMPHASIS = re.compile(r"(?<![\w*])(\*\*|\*)(?=[^\s*])(.+?)(?<=[^\s*])\1(?![\w*])")  # not `_`: on_chat_start
+
+
+def heading_name(raw: str) -> str:
+    """A heading as a person reads it: "## 1. **Présentation**" is "1. Présentation" (GitBook
+    bolds headings; the markers would reach the section path, the citations and the encoder)."""
+    return " ".join(_EMPHASIS.sub(r"\2", raw).replace("**", "").split())
+
+
 def split_sections(text: str, title: str = "") -> list[tuple[str, str]]:
     """(section path, body) pairs in order; the path joins nested headings with " > "."""
     sections: list[tuple[str, str]] = []
@@ -78,7 +87,7 @@ def split_sections(text: str, title: str = "") -> list[tuple[str, str]]:
             level = len(match.group(1))
             while stack and stack[-1][0] >= level:
                 stack.pop()
-            stack.append((level, match.group(2).strip()))
+            stack.append((level, heading_name(match.group(2))))
         else:
             body.append(line)
     flush()
@@ -298,6 +307,6 @@ def chunk_document(doc: Document, source: str, chunk_size: int = 900, chunk_over
         for text in pack(body, chunk_size, chunk_overlap):
             chunks.append(Chunk(text, source, doc.title, section, len(chunks), language))
     if not chunks and re.search(r"\w", doc.text):  # only headings: a page with text is still indexed
-        names = [m.group(2).strip() for m in map(_HEADING.match, doc.text.splitlines()) if m]
+        names = [heading_name(m.group(2)) for m in map(_HEADING.match, doc.text.splitlines()) if m]
         chunks.append(Chunk(". ".join(names) or doc.text.strip(), source, doc.title, "", 0, language))
     return chunks

@@ -3,10 +3,11 @@ from __future__ import annotations
 from itertools import pairwise
 from pathlib import Path
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from knowledge.chunking import chunk_document, pack, split_sections
+from knowledge.chunking import chunk_document, heading_name, pack, split_sections
 from relais.sentences import split_sentences
 from knowledge.loaders import Document
 
@@ -71,3 +72,15 @@ def test_packing_bounds_and_keeps_every_word(paragraphs: list[str], size: int, o
     assert all(len(c) <= size + min(overlap, size // 2) for c in chunks)
     kept = set(" ".join(chunks).split())
     assert {w for w in body.split() if len(w) <= size} <= kept
+
+
+@pytest.mark.parametrize("raw, name", [
+    ("1. **Présentation**", "1. Présentation"),
+    ("**2. Configuration du routage**", "2. Configuration du routage"),
+    ("*Optional* settings", "Optional settings"),
+    ("on_chat_start", "on_chat_start"),
+    ("`__init__` and 2 * 3", "`__init__` and 2 * 3"),
+])
+def test_headings_are_read_without_emphasis_markers(raw: str, name: str) -> None:
+    assert heading_name(raw) == name
+    assert split_sections(f"# Page\n\n## {raw}\n\nBody.", "Page") == [(name, "Body.")]

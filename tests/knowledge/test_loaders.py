@@ -89,3 +89,28 @@ def test_a_page_with_any_text_is_indexed(tmp_path) -> None:
         doc = load_document(path)
         assert chunk_document(doc, path.name), path.name
     assert "Share a Send from the iOS share menu." in load_document(only_front).text
+
+
+def test_a_folded_yaml_description_makes_a_title_only_page_readable(tmp_path: Path) -> None:
+    """YAML front matter is read as YAML: a `>-` description is its text, not ">-"; a page with
+    a body of its own is read as it is."""
+    page = tmp_path / "routing.md"
+    page.write_text("---\ndescription: >-\n  Files can be sent to groups of agents,\n  from what the form says.\n---\n\n"
+                    "# Routing files\n", encoding="utf-8")
+    doc = load_document(page)
+    assert doc.title == "Routing files"
+    assert doc.text == "# Routing files\n\nFiles can be sent to groups of agents, from what the form says."
+    body = tmp_path / "body.md"
+    body.write_text("---\ntitle: Hooks\ndescription: Runs at start.\n---\nUse it to set up state.\n", encoding="utf-8")
+    assert load_document(body).text == "Use it to set up state."
+    mdx = tmp_path / "hooks.mdx"
+    mdx.write_text('---\ntitle: "on_chat_start"\ndescription: "Runs when a new chat session starts."\n---\n', encoding="utf-8")
+    doc = load_document(mdx)
+    assert doc.title == "on_chat_start" and "Runs when a new chat session starts." in doc.text
+
+
+def test_front_matter_that_is_not_yaml_leaves_the_body_readable(tmp_path: Path) -> None:
+    page = tmp_path / "odd.md"
+    page.write_text("---\ntitle: [unclosed\n---\nThe body still counts.\n", encoding="utf-8")
+    doc = load_document(page)
+    assert doc.text == "The body still counts." and doc.title == "Odd"
