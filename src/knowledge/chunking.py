@@ -20,7 +20,7 @@ from relais.sentences import SENTENCE_END, split_sentences
 
 _HEADING = re.compile(r"^(#{1,6})\s+(.+?)\s*#*\s*$")
 _FENCE = re.compile(r"^\s*(```|~~~)")
-CHUNKER_VERSION = 3  # part of the index manifest: a new chunker re-indexes everything
+CHUNKER_VERSION = 4  # part of the index manifest: a new chunker re-indexes everything
 # A sentence ends with . ! ? … (optionally closed by a quote/bracket) followed by space and a
 # capital, digit, quote or list marker; "e.g. x", "$10.99" and "v1.2" are not sentence ends.
 
@@ -125,6 +125,9 @@ _TABLE_RULE = re.compile(r"^\s*\|?\s*:?-{2,}:?\s*(\|\s*:?-{2,}:?\s*)*\|?\s*$")
 # Beyond this a code block is split at blank lines (each part fenced again) — a generated file
 # pasted whole would otherwise become one chunk of megabytes.
 CODE_BLOCK_HARD_CAP = 20_000
+# Prose this short before a code block that does not fit beside it goes with the code: it is what
+# introduces the example, and a chunk of one short sentence matches questions on its words alone.
+LEAD_IN_CHARS = 200
 
 
 def split_blocks(body: str) -> list[Block]:
@@ -281,11 +284,15 @@ def pack(body: str, size: int, overlap: int) -> list[str]:
         same_item = kind in ("prose",) and not new_block
         joiner = " " if same_item else ("\n" if kind == "list" and current_kind == "list" and not new_block else "\n\n")
         if current and len(current) + len(joiner) + len(piece) > size:
-            lead_in = kind == "code" and current_kind == "prose" and last_piece.rstrip().endswith(":") \
-                and len(last_piece) <= max(overlap, 200)
-            if not (lead_in and current == last_piece):
+            short = max(overlap, LEAD_IN_CHARS)
+            alone = kind == "code" and current_kind == "prose" and len(current) <= short
+            lead_in = alone or (kind == "code" and current_kind == "prose"
+                                and last_piece.rstrip().endswith(":") and len(last_piece) <= short)
+            if not alone:
                 chunks.append(current)
-            if lead_in:  # "To retry only on network errors, subclass X:" travels with its code
+            if alone:  # "Starters are suggestions…" then the example: a chunk of one sentence says nothing
+                current = f"{current}\n\n{piece}"
+            elif lead_in:  # "To retry only on network errors, subclass X:" travels with its code
                 current = f"{last_piece}\n\n{piece}"
             else:
                 tail = _tail(current, overlap) if current_kind == "prose" and kind == "prose" else ""

@@ -84,3 +84,21 @@ def test_packing_bounds_and_keeps_every_word(paragraphs: list[str], size: int, o
 def test_headings_are_read_without_emphasis_markers(raw: str, name: str) -> None:
     assert heading_name(raw) == name
     assert split_sections(f"# Page\n\n## {raw}\n\nBody.", "Page") == [(name, "Body.")]
+
+
+def test_a_short_introduction_travels_with_the_long_example_it_introduces() -> None:
+    code = "```python\n" + "\n".join(f"register_widget('w{i}', size={i})" for i in range(40)) + "\n```"
+    body = f"Widgets are small panels shown beside the chat.\n\n{code}\n\nA closing remark about widgets."
+    chunks = pack(body, 300, 60)
+    first = chunks[0]
+    assert first.startswith("Widgets are small panels shown beside the chat.\n\n```python")
+    assert first.rstrip().endswith("```")  # the block is whole, after the sentence that introduces it
+    assert not any(c.strip() == "Widgets are small panels shown beside the chat." for c in chunks)
+
+
+def test_a_long_paragraph_before_a_long_example_stays_a_chunk_of_its_own() -> None:
+    prose = " ".join(f"Sentence number {i} talks about panels at some length." for i in range(8))
+    code = "```python\n" + "\n".join(f"register_widget('w{i}', size={i})" for i in range(40)) + "\n```"
+    chunks = pack(f"{prose}\n\n{code}", 300, 60)
+    assert not any(c.startswith("Sentence number 0") and "```" in c for c in chunks)
+    assert any(c.startswith("```python") for c in chunks)
