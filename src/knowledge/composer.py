@@ -42,6 +42,7 @@ from knowledge.candidate_passages import (
     runners_up,
     whole_articles,
 )
+from knowledge.code_versions import superseded
 from knowledge.cross_language import cosine_scale
 from knowledge.embedding_cache import embed_texts
 from knowledge.fragments import opens_on_pronoun, refers_back, starts_lower
@@ -63,6 +64,7 @@ from knowledge.question_kind import (
     states_quantity,
 )
 from knowledge.retrieval import Hit
+from knowledge.subjectless import opens_on_verb
 
 MIN_SENTENCE_SIMILARITY = 0.30  # MiniLM cosine: below this a unit does not answer
 WEAK_MARGIN = 0.08  # an answer whose best unit clears the bar by less than this is weak (knowledge-gap report)
@@ -205,9 +207,10 @@ def _clauses(c: _Candidate, types: frozenset[str]) -> list[str]:
 
 
 def _points_back(unit: Unit) -> bool:
-    """A sentence read with the one before it: it opens on a pronoun ("It costs $25"), or on a
-    phrase pointing back at the sentence before it in its paragraph ("Passé ce délai, …")."""
-    return opens_on_pronoun(unit.text) or (bool(unit.previous) and refers_back(unit.text))
+    """A sentence read with the one before it: it opens on a pronoun ("It costs $25"), on a
+    phrase pointing back at the sentence before it in its paragraph ("Passé ce délai, …"), or on
+    a verb whose subject that sentence names ("Requires both X and Y", `knowledge.subjectless`)."""
+    return opens_on_pronoun(unit.text) or (bool(unit.previous) and (refers_back(unit.text) or opens_on_verb(unit.text)))
 
 
 def _embed_text(c: _Candidate) -> str:
@@ -254,6 +257,8 @@ def _render(c: _Candidate, quoted: set[str]) -> str:
     lead = unit.lead or heading_lead(c.hit.section.split(" > ")[-1] or c.hit.title if c.hit.section else c.hit.title)
     if unit.lead and unit.lead in quoted:
         lead = ""  # the sentence that introduces the block is already the answer's previous sentence
+    elif lead and not _ENDED.search(lead):
+        lead += ":"  # "…a file located at `.chainlit/config.toml`" then its code: it introduces it
     if unit.kind == "list":
         return f"{lead}\n{unit.text}" if lead else unit.text
     return f"{lead}\n\n{unit.text}" if lead else unit.text  # code: the whole fenced block
@@ -379,6 +384,7 @@ def compose(question: str, hits: list[Hit], embedder: Any, cache_dir: Path, *, k
     kind = scorer.kind
     floor = MIN_SENTENCE_SIMILARITY
     vectors = scorer.score(candidates)
+    _latest_versions(candidates)
     relevant = [c for c in candidates if not c.extra]
     top_similarity = max((c.similarity for c in relevant if c.unit.kind != "code"), default=0.0)
     best_base = max((c.base for c in relevant), default=0.0)
@@ -399,6 +405,7 @@ def compose(question: str, hits: list[Hit], embedder: Any, cache_dir: Path, *, k
             c.extra = True
         vectors = np.vstack([vectors, scorer.score(extra)])
         candidates += extra
+        _latest_versions(candidates)
     order = np.argsort([-c.score for c in candidates])
     best = candidates[order[0]]
 
@@ -434,6 +441,18 @@ def compose(question: str, hits: list[Hit], embedder: Any, cache_dir: Path, *, k
     composed = _assemble(question, kind, [candidates[i] for i in chosen])
     composed.weak = top_similarity < floor + WEAK_MARGIN
     return composed
+
+
+def _latest_versions(candidates: list[_Candidate]) -> None:
+    """An example rewritten further on in its section (`knowledge.code_versions`) is never quoted:
+    its latest version takes its score, so it ranks where the first one would have."""
+    codes = [c for c in candidates if c.unit.kind == "code"]
+    if len(codes) < 2:
+        return
+    blocks = [((c.hit.source, c.hit.section), c.unit.text, (c.hit.chunk_index, c.order)) for c in codes]
+    for early, late in superseded(blocks).items():
+        codes[late].score = max(codes[late].score, codes[early].score)
+        codes[early].score = -1.0
 
 
 def _near_duplicate(a: _Candidate, b: _Candidate, cosine: float) -> bool:

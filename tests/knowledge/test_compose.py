@@ -391,3 +391,56 @@ def test_what_follows_the_best_unit_in_the_next_chunk_is_read(answer) -> None:
     kb.source_chunks = lambda source: {"renewal.md": [intro, rest], "billing.md": [billing]}.get(source, [])  # type: ignore[method-assign]
     result = answer("My subscription lapsed; are my attached files deleted?", [billing, intro], kb=kb)
     assert "not deleted" in result.text, result.text
+
+
+PAUSE_HOOK = ("Decorator to let members pause a recurring booking. Requires both a premium plan and a verified "
+              "phone number to be enabled.\n\nWhen a booking is paused, reminders stop. If you are using a "
+              "calendar sync for instance, you will need to remove the paused events yourself.")
+
+
+def test_a_sentence_without_its_subject_is_read_and_quoted_with_the_one_naming_it(answer) -> None:
+    result = answer("What must be turned on before a recurring booking can be paused?",
+                    [hit(PAUSE_HOOK, "on-pause.md", "on_pause")])
+    assert ("Decorator to let members pause a recurring booking. Requires both a premium plan and a verified "
+            "phone number to be enabled.") in result.text
+    assert "reminders stop" not in result.text  # read alone it scored as low as the sentences around it
+
+
+CART_PAGE = '''A first attempt at a running total of the items a shopper adds:
+
+```python
+import shop
+
+total = 0
+
+@shop.on_add
+async def add_item(item: shop.Item):
+    global total
+    total += item.price
+    await shop.Notice(text=f"Total: {total}").show()
+```
+
+Every shopper then adds to the same total. Let's rewrite it with the cart store:
+
+```python
+import shop
+
+@shop.on_add
+async def add_item(item: shop.Item):
+    total = shop.cart.get("total")
+    total += item.price
+    shop.cart.set("total", total)
+    await shop.Notice(text=f"Total: {total}").show()
+```'''
+
+
+def test_an_example_rewritten_further_on_is_quoted_in_its_new_version(answer) -> None:
+    result = answer("How do I keep a running total for each shopper?", [hit(CART_PAGE, "cart.md", "Cart store")])
+    assert 'shop.cart.set("total", total)' in result.text
+    assert "global total" not in result.text
+
+
+def test_a_sentence_introducing_code_without_a_full_stop_ends_on_a_colon(answer) -> None:
+    page = "The `setup` command creates a settings file located at `.shop/settings.toml`\n\n```bash\nshop setup\n```"
+    result = answer("Which file does the setup command create?", [hit(page, "cli.md", "Command line")])
+    assert "located at `.shop/settings.toml`:\n\n```bash\nshop setup\n```" in result.text
