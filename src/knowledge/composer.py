@@ -131,7 +131,7 @@ def encoded_texts(chunk: Hit, kb: Any, titles: set[str] | None = None) -> list[s
     texts: list[str] = []
     for c in _units([(chunk, 0.0)], set(), titles=_titles(kb) if titles is None else titles):
         texts.append(_embed_text(c))
-        texts.extend(_clauses(c, ALL_TYPES))
+        texts.extend(_clauses(c, ALL_TYPES) + _code_lead(c))
     return texts
 
 
@@ -204,6 +204,17 @@ def _clauses(c: _Candidate, types: frozenset[str]) -> list[str]:
     if len(parts) < 2:
         return []
     return [f"{c.hit.heading}: {p}" if c.hit.heading else p for p in parts if states_type(p, types)]
+
+
+def _code_lead(c: _Candidate) -> list[str]:
+    """For a how-to question, a code block is also read as the sentence that introduces it: what
+    the example does is said there, while the block's own text is mostly sample values ("label=…,
+    message=…") an encoder reads far from any question. Only for a how-to: a question asking a
+    fact ("what is the default address?") is answered by the sentence, the example beside it is
+    padding. Ranking only: the relevance bar never reads it."""
+    if c.unit.kind != "code" or not c.unit.lead:
+        return []
+    return [f"{c.hit.heading}: {c.unit.lead}" if c.hit.heading else c.unit.lead]
 
 
 def _points_back(unit: Unit) -> bool:
@@ -315,7 +326,7 @@ class _Scorer:
         owners: list[int] = []
         clause_texts: list[str] = []
         for i, c in enumerate(candidates):
-            for clause in _clauses(c, self.types):
+            for clause in _clauses(c, self.types) + (_code_lead(c) if self.kind == HOWTO else []):
                 owners.append(i)
                 clause_texts.append(clause)
         vectors = embed_texts(self.embedder, texts + clause_texts, self.cache_dir)

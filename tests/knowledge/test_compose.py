@@ -444,3 +444,50 @@ def test_a_sentence_introducing_code_without_a_full_stop_ends_on_a_colon(answer)
     page = "The `setup` command creates a settings file located at `.shop/settings.toml`\n\n```bash\nshop setup\n```"
     result = answer("Which file does the setup command create?", [hit(page, "cli.md", "Command line")])
     assert "located at `.shop/settings.toml`:\n\n```bash\nshop setup\n```" in result.text
+
+
+PANELS = '''Panels are small windows shown beside the conversation.
+
+```python panels.py
+import shop
+
+@shop.set_panels
+async def set_panels():
+    return [
+        shop.Panel(
+            label="Weekly meal plan",
+            message="Can you plan a week of dinners with plenty of vegetables, no fish, and a shopping list sorted by aisle?",
+            icon="/public/meal.svg",
+        ),
+        shop.Panel(
+            label="Stretching break",
+            message="Give me a ten-minute stretching routine I can do at my desk without any equipment.",
+            icon="/public/stretch.svg",
+        ),
+    ]
+```'''
+
+
+def test_an_example_is_read_as_the_sentence_introducing_it_not_only_as_its_sample_values(answer) -> None:
+    hits = [hit(PANELS, "panels.md", "Panels"), hit("Small windows can be shown next to the conversation.", "ui.md", "UI", rank=1)]
+    result = answer("How do I show small windows next to the conversation?", hits)
+    assert "@shop.set_panels" in result.text
+    assert result.text.startswith("Panels are small windows shown beside the conversation.\n\n```python panels.py")
+
+
+QUEUE = '''`SHOP_QUEUE_URL` points the workers at the queue. The default is `redis://localhost:6379/2`.
+
+```python
+from shop import App
+
+app = App(
+    queue="amqp://guest@rabbit:5672//",
+    results="redis://cache:6379/1",
+)
+```'''
+
+
+def test_a_fact_question_is_answered_by_the_sentence_not_the_example_after_it(answer) -> None:
+    result = answer("What is the default queue address?", [hit(QUEUE, "config.md", "Configuration", "Queue")])
+    assert "`redis://localhost:6379/2`" in result.text
+    assert "```" not in result.text
