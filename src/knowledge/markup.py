@@ -85,10 +85,37 @@ def _labelled(body: str, label: str, title: str = "") -> str:
     sep = " :" if label in _FRENCH.values() and label not in _LABELS.values() else ":"
     if not lines:
         return ""
+    lines = _end_statements(lines)
     first = lines[0].strip()
     if re.match(r"^(?:[-*+•]|\d+[.)]|#{1,6})\s|^\|", first):
         return f"\n\n{head}{sep}\n" + "\n".join(line.strip() if i == 0 else line for i, line in enumerate(lines)) + "\n\n"
     return f"\n\n{head}{sep} {first}\n" + "\n".join(lines[1:]) + "\n\n"
+
+
+_BLOCK_LINE = re.compile(r"^\s*(?:[-*+•]\s|\d+[.)]\s|#{1,6}\s|\||```|~~~|<)")
+_ENDED = re.compile(r"[.!?…:;][\"'»)\]*_`]*$")
+
+
+def _end_statements(lines: list[str]) -> list[str]:
+    """A callout's prose paragraphs end on a full stop: a callout holds statements ("Requests go
+    to the endpoint: https://…/graphql"), and the answer composer reads a line that does not end
+    like a sentence as a title, so the one line that answers was never quoted. Lists, tables,
+    headings and code are left as they are."""
+    out = list(lines)
+    fenced = False
+    for i, line in enumerate(out):
+        if line.lstrip().startswith(("```", "~~~")):
+            fenced = not fenced
+            continue
+        ends_paragraph = i + 1 == len(out) or not out[i + 1].strip()
+        if fenced or not line.strip() or not ends_paragraph or _BLOCK_LINE.match(line) or _ENDED.search(line.rstrip()):
+            continue
+        start = i
+        while start > 0 and out[start - 1].strip():
+            start -= 1
+        if not _BLOCK_LINE.match(out[start]):
+            out[i] = line.rstrip() + "."
+    return out
 
 
 def _dedent(block: str) -> str:

@@ -45,6 +45,21 @@ def test_gitbook_hints_tabs_content_refs_and_files() -> None:
     assert "{%" not in clean and "modele.pdf" not in clean
 
 
+def test_a_callouts_statement_ends_as_a_sentence_even_without_a_full_stop() -> None:
+    """Callouts hold statements: one written without a final full stop is still quotable (the
+    composer reads an unpunctuated line as a title); its lists and code are left as they are."""
+    text = ('{% hint style="danger" %}\nRequests go to the endpoint: **https://api.example.org/v2/graphql**\n{% endhint %}\n\n'
+            ":::note\nUse the verb **POST**\n:::\n\n"
+            "{% callout info %}\n- first point\n- second point\n{% endcallout %}\n")
+    clean = clean_markup(text)
+    assert "Warning: Requests go to the endpoint: **https://api.example.org/v2/graphql**." in clean
+    assert "Note: Use the verb **POST**." in clean
+    assert "- first point\n- second point" in clean and "point." not in clean
+    from knowledge.passage_units import units_of
+    sentences = [u.text for u in units_of(clean) if u.kind == "sentence"]
+    assert "Note: Use the verb POST." in sentences
+
+
 def test_hugo_shortcodes() -> None:
     text = ('{{< note >}}\nBackups run nightly.\n{{< /note >}}\n\n{{% warning title="Careful" %}}Keys never leave the '
             'device.{{% /warning %}}\n\nSee {{< ref "install.md" >}} and {{< youtube id="abc" >}}.\n')
