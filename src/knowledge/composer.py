@@ -57,6 +57,7 @@ from knowledge.question_kind import (
     NO,
     YES,
     YESNO,
+    asked_focus,
     asks_quantity,
     polarity,
     question_kind,
@@ -77,6 +78,7 @@ TYPE_PENALTY = 0.10  # …or states none
 DAY_BONUS = 0.06  # the unit names the days the question asks about (penalty: only other days)
 POLARITY_BONUS = 0.06  # yes/no question: the unit says "no X" / "not X" / "free" about what was asked
 LANGUAGE_PENALTY = 0.04  # the unit's article is in another language than the question (when both exist)
+FOCUS_BONUS = 0.04  # "quel verbe HTTP…?": the unit names what is asked for ("…avec le verbe HTTP POST")
 PROBLEM_PENALTY = 0.05  # a how-to question that reports no problem: troubleshooting steps are not the answer
 _PROBLEM = re.compile(r"\b(?:not|n['’]t|nothing|ne|pas|problems?|issues?|errors?|fails?|failed|fix|trouble\w*|"
                       r"crash\w*|broken|missing|probl[èe]mes?|erreurs?|panne|bloqu\w*|manqu\w*|still)\b",
@@ -303,6 +305,8 @@ class _Scorer:
         reader = kb.question_encoder(question) if kb is not None and hasattr(kb, "question_encoder") else None
         self.twin = (reader[0], reader[1], reader[0].embed_query(question)) if reader is not None else None
         self.q_terms = set(analyse_query(question, ["en", "fr"]))
+        focus = asked_focus(question)
+        self.focus = _terms(focus) if focus else frozenset()
         self._languages: dict[str, str] = {}
 
     def wanted(self, unit: Unit) -> bool:
@@ -370,6 +374,8 @@ class _Scorer:
             if self.days:
                 days = days_named(unit.text)
                 fit += DAY_BONUS if days & self.days else -DAY_BONUS if days else 0.0
+        if self.focus and unit.kind != "code" and self.focus <= _terms(unit.text):
+            fit += FOCUS_BONUS
         if self.kind == YESNO and unit.kind in ("sentence", "item", "row") and states_polarity(self.question, unit.text):
             fit += POLARITY_BONUS
         if self.kind == HOWTO and not self.problem:

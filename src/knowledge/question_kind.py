@@ -148,3 +148,22 @@ def polarity(question: str, sentence: str) -> str | None:
     if negative and _NEGATIVE_QUESTION.search(fold_accents(question)):
         return None  # "can I stop paying?" — "you are not charged" means yes: do not guess
     return "no" if negative else "yes"
+
+
+# "which/what/quel X": the words after the question word that name what is asked for, past
+# auxiliaries and articles ("What is the longest value…" → "longest value")
+_FOCUS = re.compile(r"\b(?:which|what|quel|quelle|quels|quelles)\s+(?:(?:is|are|was|were|does|do|did|sont|est|"
+                    r"the|a|an|le|la|les|l['’]|un|une|des)\s+)*([^\W\d_][\w'’-]*)",
+                    re.IGNORECASE)
+_NOT_FOCUS = frozenset("is are was were does do did can could should would will may must i you we it they my your "
+                       "est sont peut peux puis dois doit faut il elle on je vous nous de du des d en pour sur avec à a"
+                       .split())
+
+
+def asked_focus(question: str) -> str:
+    """The word naming what a "which / what / quel X" question asks for ("Avec quel verbe HTTP
+    faut-il…" → "verbe"): the unit that names it is the one that answers, where the others share
+    only the question's topic words. Empty for other questions."""
+    match = _FOCUS.search(question)
+    word = match.group(1) if match else ""
+    return "" if word.lower() in _NOT_FOCUS else word

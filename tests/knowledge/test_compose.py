@@ -491,3 +491,26 @@ def test_a_fact_question_is_answered_by_the_sentence_not_the_example_after_it(an
     result = answer("What is the default queue address?", [hit(QUEUE, "config.md", "Configuration", "Queue")])
     assert "`redis://localhost:6379/2`" in result.text
     assert "```" not in result.text
+
+
+@pytest.mark.parametrize("question, focus", [
+    ("Avec quel verbe HTTP faut-il appeler l'API ?", "verbe"),
+    ("Quelle est la taille maximale d'un fichier ?", "taille"),
+    ("What is the longest value allowed?", "longest"),
+    ("Which browser do I need to sign?", "browser"),
+    ("What do I need to sign?", ""),  # "what" + an auxiliary names nothing
+    ("How do I sign a file?", ""),
+])
+def test_the_asked_focus_is_the_word_after_which_what_quel(question: str, focus: str) -> None:
+    from knowledge.question_kind import asked_focus
+
+    assert asked_focus(question) == focus
+
+
+def test_the_unit_naming_what_a_quel_question_asks_for_is_chosen(answer) -> None:
+    """Both sentences share the question's topic ("signer un dossier"); only one names a browser."""
+    text = ("Pour signer un dossier en ligne, ouvrez le dossier puis cliquez sur Signer. "
+            "Le navigateur Firefox ou Chrome est requis pour signer.")
+    result = answer("Quel navigateur faut-il pour signer un dossier en ligne ?", [hit(text, "signer.md", "Signer")],
+                    max_units=1)
+    assert "Firefox" in result.text, result.text
