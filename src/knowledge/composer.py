@@ -491,6 +491,24 @@ def _overlaps(a: _Candidate, b: _Candidate) -> bool:
     return a.unit.block == b.unit.block and "list" in (a.unit.kind, b.unit.kind)
 
 
+_ANNOUNCING = re.compile(r"(?:,?\s*(?:for example|for instance|e\.g\.|such as|par exemple|comme|tels? que|"
+                         r"telles? que))?\s*:$", re.IGNORECASE)
+
+
+def _closed(sentence: str) -> str:
+    """A sentence announcing what the page showed next ("…in a specific order, for example:"), quoted
+    without it: it ends there, or it reads as a lead-in to nothing."""
+    return _ANNOUNCING.sub(".", sentence) if sentence.endswith(":") else sentence
+
+
+def _continues(c: _Candidate, lead: str, previous_list: tuple[str, int, str] | None) -> bool:
+    """Whether a list part goes on the list quoted just before it: the same lead-in, or the next
+    passage of the same article, which opens mid-list under its section's name only."""
+    if previous_list is None or previous_list[0] != c.hit.source:
+        return False
+    return lead == previous_list[2] or (not c.unit.lead and c.hit.chunk_index == previous_list[1] + 1)
+
+
 def _citation(part: str) -> str:
     match = re.search(r"\[\d+\]$", part)
     return match.group(0) if match else "\0"
@@ -513,19 +531,31 @@ def _assemble(question: str, kind: str, chosen: list[_Candidate]) -> Composed:
     chosen.sort(key=lambda c: (source_rank[c.hit.source], c.hit.chunk_index, c.order))
     sources: list[Hit] = []
     parts: list[tuple[str, bool]] = []
+    goes_on: set[int] = set()  # parts that go on the list quoted just before them
     quoted: set[str] = set()
-    for c in chosen:
+    previous_list: tuple[str, int, str] | None = None
+    for k, c in enumerate(chosen):
         number = next((n for n, s in enumerate(sources, 1) if s.source == c.hit.source), 0)
         if not number:
             sources.append(c.hit)
             number = len(sources)
         rendered = _render(c, quoted)
         quoted.add(c.unit.text)
+        if c.unit.kind == "sentence" and not (k + 1 < len(chosen) and _is_block(chosen[k + 1])):
+            rendered = _closed(rendered)
+        lead, _, rest = rendered.partition("\n")
+        listed = bool(rest) and lead.endswith(":") and c.unit.kind in ("item", "list")
+        if listed and _continues(c, lead, previous_list):
+            rendered = rest.lstrip("\n")  # one list cut in two passages: its lead-in once
+            goes_on.add(len(parts))
+        previous_list = (c.hit.source, c.hit.chunk_index, lead) if listed else None
         block = "\n" in rendered
         parts.append((f"{rendered}\n[{number}]" if c.unit.kind == "code" else f"{rendered} [{number}]", block))
     text = ""
     for i, (part, block) in enumerate(parts):
         joiner = "\n\n" if block or (i and parts[i - 1][1]) else " "
+        if i in goes_on and text.endswith(_citation(part)):
+            text, joiner = text[: -len(_citation(part))].rstrip(), "\n"
         if text and joiner == " " and text.endswith(_citation(part)):
             text = text[: -len(_citation(part))].rstrip()  # one citation for a run of one source
         text = f"{text}{joiner}{part}" if text else part

@@ -42,10 +42,14 @@ def heading_of(hit: Any) -> str:
     return (getattr(hit, "title", "") or "").strip()
 
 
+_ENUMERATOR = re.compile(r"^(?:[A-Z]|[IVX]+|\d+(?:\.\d+)*)[.)]\s+(?=\S)")  # "F. ", "II) ", "2.1. "
+
+
 def heading_lead(heading: str) -> str:
     """A section's name as the line that introduces what is quoted from it: "Quels clubs ?" →
-    "Quels clubs:" (never "Quels clubs ?:"); empty for no name."""
-    heading = (heading or "").strip().rstrip(" :?!")
+    "Quels clubs:" (never "Quels clubs ?:"), "B. Avis" → "Avis:" (the section's number or letter
+    says where it sits in its page, and "B." alone reads as a sentence); empty for no name."""
+    heading = _ENUMERATOR.sub("", (heading or "").strip()).rstrip(" :?!")
     return f"{heading}:" if heading else ""
 
 

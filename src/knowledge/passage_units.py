@@ -127,7 +127,17 @@ class _Builder:
         self.block += 1
 
     def listing(self, items: list[tuple[str, str, int]]) -> None:
-        """`items`: (text, source marker, indent); nesting and the source's numbering are kept."""
+        """`items`: (text, source marker, indent); nesting and the source's numbering are kept.
+        A passage cut inside a list may open on sub-items whose step is in the passage before:
+        they are a list of their own, not sub-items of nothing ahead of the next step."""
+        top = min(indent for _, _, indent in items)
+        orphans = next((k for k, (_, _, indent) in enumerate(items) if indent == top), 0)
+        if orphans:
+            self._listing(items[:orphans])
+            items = items[orphans:]
+        self._listing(items)
+
+    def _listing(self, items: list[tuple[str, str, int]]) -> None:
         lead = self.last_sentence if self.last_sentence.endswith(":") else ""
         numbered = any(m[:1].isdigit() for _, m, indent in items if indent == min(i for _, _, i in items))
         indents = sorted({indent for _, _, indent in items})

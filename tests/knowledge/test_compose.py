@@ -514,3 +514,32 @@ def test_the_unit_naming_what_a_quel_question_asks_for_is_chosen(answer) -> None
     result = answer("Quel navigateur faut-il pour signer un dossier en ligne ?", [hit(text, "signer.md", "Signer")],
                     max_units=1)
     assert "Firefox" in result.text, result.text
+
+
+def test_one_list_cut_in_two_passages_is_quoted_as_one_list(answer) -> None:
+    """The chunker cut a list of actions: the second passage opens mid-list, under its section's
+    name only ("F. Actions on a file"). The answer shows one lead-in and one list, not the second
+    half under "F. Actions on a file:" (whose "F." reads as a sentence of its own)."""
+    first = Hit("Using the Actions button of a file you can:\n\n- Transfer the file to someone else by entering "
+                "their email address.\n- Print the file as a PDF document.", "files.md", "Files",
+                "F. Actions on a file", 0, 1.0)
+    second = Hit("- Move the file to the bin: this action deletes the file and cancels the request.\n"
+                 "- Copy the file to start a new request from it.", "files.md", "Files", "F. Actions on a file", 1, 0.9)
+    result = answer("How do I transfer a file or delete it?", [first, second])
+    assert result.text == ("Using the Actions button of a file you can:\n"
+                           "- Transfer the file to someone else by entering their email address.\n"
+                           "- Move the file to the bin: this action deletes the file and cancels the request. [1]")
+
+
+@pytest.mark.parametrize("passage, expected", [
+    ("Your fingerprint phrase is made of five random words in a set order, for example:\n\n"
+     "![A phrase](phrase.png)", "Your fingerprint phrase is made of five random words in a set order."),
+    ("La phrase d'empreinte compte cinq mots tirés au hasard, par exemple :", "La phrase d'empreinte compte cinq mots "
+     "tirés au hasard."),
+])
+def test_a_sentence_announcing_what_the_page_showed_next_ends_where_it_is_quoted(answer, passage, expected) -> None:
+    """The example after it (a picture, gone from the text) is not in the answer: no dangling ":"."""
+    question = ("How many words are in my fingerprint phrase?" if passage.startswith("Your")
+                else "Combien de mots compte la phrase d'empreinte ?")
+    result = answer(question, [hit(passage, "fingerprint.md", "Fingerprint")])
+    assert result.text == f"{expected} [1]"

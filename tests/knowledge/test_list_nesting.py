@@ -41,3 +41,26 @@ def test_a_how_to_answer_quotes_the_whole_procedure_not_a_middle_step() -> None:
     whole = next(i for i, u in enumerate(units) if u.kind == "list")
     assert whole_steps([middle], candidates) == [whole]
     assert whole_steps([middle, whole], candidates) == [whole]
+
+
+def test_a_passage_opening_inside_a_step_keeps_its_sub_items_apart_from_the_next_step() -> None:
+    """The chunker cut the list inside step 5: its last sub-items open the passage. They are not
+    sub-items of nothing ahead of step 6 (quoted so, they read as a torn-out, misplaced step)."""
+    cut = ("   - Only allowed addresses are accepted.\n   - Government domains are allowed by default.\n"
+           "6. Fill in the example field.\n   - It simulates an answer.\n7. Save.")
+    units = units_of(cut)
+    lists = [u for u in units if u.kind == "list"]
+    assert [u.text for u in lists] == [
+        "- Only allowed addresses are accepted.\n- Government domains are allowed by default.",
+        "6. Fill in the example field.\n   - It simulates an answer.\n7. Save."]
+    assert len({u.block for u in lists}) == 2
+
+
+def test_a_section_number_or_letter_is_not_part_of_its_lead_in() -> None:
+    from knowledge.list_context import heading_lead
+
+    assert heading_lead("B. Avis") == "Avis:"
+    assert heading_lead("2.1. Créer un compte ?") == "Créer un compte:"
+    assert heading_lead("IV) Payment") == "Payment:"
+    assert heading_lead("Q. A question") == "A question:"
+    assert heading_lead("Plan B") == "Plan B:"
