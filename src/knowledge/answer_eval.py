@@ -84,7 +84,10 @@ def offline_answerer(kb: Any = None) -> AnswerFn:
     def answer(question: str) -> tuple[str, bool, list[str], list[str]]:
         hits = kb.search(question)
         result = extractive_answer(question, hits, kb.embedder, kb=kb)
-        return result.text, result.found, [h.text for h in hits], [h.source for h in result.sources]
+        # the composer also reads the cited articles' other chunks (the one after the best unit, a
+        # linked page): a code block quoted whole from one of them is whole, not a fragment
+        cited = [c.text for s in dict.fromkeys(h.source for h in result.sources) for c in kb.source_chunks(s)]
+        return result.text, result.found, [h.text for h in hits] + cited, [h.source for h in result.sources]
 
     return answer
 

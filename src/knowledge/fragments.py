@@ -91,7 +91,9 @@ def strip_markdown(text: str) -> str:
 
 
 def _fenced_blocks(text: str) -> list[str]:
-    return [m.group(3).rstrip("\n") for m in _FENCE_BLOCK.finditer(text)]
+    """The fenced blocks' bodies, without trailing spaces (invisible, and not kept when quoted)."""
+    return ["\n".join(line.rstrip() for line in m.group(3).rstrip("\n").splitlines())
+            for m in _FENCE_BLOCK.finditer(text)]
 
 
 def _table_rows(passages: Iterable[str]) -> list[list[str]]:
@@ -115,6 +117,24 @@ def segments(answer: str) -> list[str]:
 
 def _lines(segment: str) -> list[str]:
     return [line.strip() for line in segment.splitlines() if line.strip()]
+
+
+def _with_parent_item(segment: str) -> set[str]:
+    """The sub-items of `segment` (stripped) quoted under their parent item: "Ce champ permet…"
+    under "6. Utilisez le champ…" names what it points back at."""
+    found: set[str] = set()
+    depths: list[int] = []  # the indents of the list items above, while the list goes on
+    for raw in segment.splitlines():
+        if not raw.strip():
+            continue
+        if not _LIST_ITEM.match(raw):
+            depths = []
+            continue
+        indent = len(raw) - len(raw.lstrip())
+        if any(d < indent for d in depths):
+            found.add(raw.strip())
+        depths.append(indent)
+    return found
 
 
 def _first_word(text: str) -> str:
@@ -272,9 +292,10 @@ def fragment_reasons(answer: str, passages: Sequence[str] = ()) -> list[str]:
                 break
         if re.search(r"\s[.,](?:\s|$)", strip_markdown(segment)) or segment.count("**") % 2 or has_markup(segment):
             reasons.append("markup_artifact")
+        parents = _with_parent_item(segment)
         for line in _lines(segment):
             sentences = _SENTENCE_SPLIT.split(_LIST_ITEM.sub("", line)) or [line]
-            if opens_on_pronoun(line if _LIST_ITEM.match(line) else sentences[0]):
+            if opens_on_pronoun(line if _LIST_ITEM.match(line) else sentences[0]) and line not in parents:
                 reasons.append("dangling_pronoun")
             if any(POINTER.match(strip_markdown(s).strip()) for s in sentences):
                 reasons.append("pointer_only")

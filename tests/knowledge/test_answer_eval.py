@@ -19,6 +19,8 @@ CODE = "Install it:\n\n```python\n@app.route('/health')\ndef health():\n    retu
     ("It costs $25 per month. [1]", [], "dangling_pronoun"),
     ("Elle est gratuite, quel que soit votre forfait. [1]", [], "dangling_pronoun"),
     ("C'est le plus rapide. [1]", [], "dangling_pronoun"),
+    ("Configurer le champ:\n- Ce champ permet de simuler une réponse. [1]", [], "dangling_pronoun"),
+    ("Étapes:\n6. Utilisez le champ Exemple.\n\nCe champ permet de simuler une réponse. [1]", [], "dangling_pronoun"),
     ("Premium $25/month $300/year [1]", [TABLE], "flattened_table_row"),
     ("Base | 2 classes per week [1]", [], "flattened_table_row"),
     ("Full-time students pay half price. Read Student discount. [2]", [], "pointer_only"),
@@ -53,6 +55,8 @@ def test_each_rule_catches_its_fragment(answer: str, passages: list[str], reason
     ("Everything in the Base plan, plus:\n- Every club.\n- Unlimited classes. [1]", []),
     ("Use the `@app.route` decorator on the function. [1]", ["```python\n@app.route\ndef health():\n    return 'ok'\n```"]),
     ("demarche.numerique.gouv.fr conserve les dossiers 12 mois. [1]", []),
+    ("Ajoutez :\n\n```graphql\n  a {\n\n  b\n```\n[1]", ["Ajoutez :\n\n```graphql\n  a {\n  \n  b\n```"]),  # blank line
+    ("Étapes:\n6. Utilisez le champ Exemple.\n   - Ce champ permet de simuler une réponse. [1]", []),  # under its step
 ])
 def test_whole_answers_are_not_fragments(answer: str, passages: list[str]) -> None:
     assert fragment_reasons(answer, passages) == []
@@ -107,3 +111,27 @@ def test_report_gives_both_not_found_error_rates_and_the_markup_rate(tmp_path) -
     assert report["answerable_declined_rate"] == 0.5 and report["unanswerable_answered_rate"] == 0.5
     assert report["fact_recall"] == 0.5 and report["markup_rate"] == 0.25
     assert [a["expect_found"] for a in report["answers"]] == [True, True, False, False]
+
+
+def test_the_offline_answer_is_checked_against_its_cited_articles_whole() -> None:
+    """The composer reads beyond the hits (the chunk after the best unit): a block quoted whole
+    from there is whole, so the fragment check is given the cited articles, not the hits only."""
+    from knowledge.answer_eval import offline_answerer
+    from knowledge.retrieval import Hit
+    from relais.embeddings import get_embedder
+
+    opening = Hit("Backups are kept for thirty days, then deleted for good.", "backups.md", "Backups", "", 0, 1.0)
+    rest = Hit("To restore one, run:\n\n```bash\nrelais restore --latest\n```", "backups.md", "Backups", "", 1, 0.0)
+
+    class OneArticle:
+        embedder = get_embedder("minilm")
+
+        def search(self, question: str) -> list[Hit]:
+            return [opening]
+
+        def source_chunks(self, source: str) -> list[Hit]:
+            return [opening, rest] if source == "backups.md" else []
+
+    text, found, passages, sources = offline_answerer(OneArticle())("How long are backups kept?")
+    assert found and "thirty days" in text and sources == ["backups.md"]
+    assert rest.text in passages
