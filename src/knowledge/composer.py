@@ -305,6 +305,9 @@ class _Scorer:
         reader = kb.question_encoder(question) if kb is not None and hasattr(kb, "question_encoder") else None
         self.twin = (reader[0], reader[1], reader[0].embed_query(question)) if reader is not None else None
         self.q_terms = set(analyse_query(question, ["en", "fr"]))
+        # a how-to or a question for a name in code is answered by an example; a fact question
+        # by the sentence, the example beside it is padding
+        self.wants_code = self.kind == HOWTO or IDENTIFIER in self.types
         focus = asked_focus(question)
         self.focus = _terms(focus) if focus else frozenset()
         self._languages: dict[str, str] = {}
@@ -436,9 +439,12 @@ def compose(question: str, hits: list[Hit], embedder: Any, cache_dir: Path, *, k
             continue  # near-duplicate of a unit already kept
         if any(_overlaps(c, candidates[j]) for j in chosen):
             continue
+        if chosen and c.unit.kind == "code" and candidates[chosen[0]].unit.kind != "code" and not scorer.wants_code:
+            continue  # an example beside the sentence that answers a fact question is padding
         chosen.append(int(i))
         if _is_block(c):
             budget = min(budget, 2)
+    chosen = _focused(chosen, candidates, scorer)
     if kind == YESNO:  # the unit that says yes or no: it says "no X"/"free" about what was asked, from the
         # best-retrieved article, with most of the question's words
         pool = [int(i) for i in order if candidates[i].score >= YESNO_RATIO * best.score
@@ -458,6 +464,18 @@ def compose(question: str, hits: list[Hit], embedder: Any, cache_dir: Path, *, k
     composed = _assemble(question, kind, [candidates[i] for i in chosen])
     composed.weak = top_similarity < floor + WEAK_MARGIN
     return composed
+
+
+def _focused(chosen: list[int], candidates: list[_Candidate], scorer: _Scorer) -> list[int]:
+    """The chosen units that serve the question: when a unit names what a "which X" question asks
+    for, units of other articles that do not are padding ("…avec le verbe HTTP POST" answers;
+    another page's setup steps do not)."""
+    if scorer.focus:
+        naming = {candidates[i].hit.source for i in chosen
+                  if candidates[i].unit.kind != "code" and scorer.focus <= _terms(candidates[i].unit.text)}
+        if naming:
+            chosen = [i for i in chosen if candidates[i].hit.source in naming]
+    return chosen
 
 
 def _latest_versions(candidates: list[_Candidate]) -> None:

@@ -150,12 +150,13 @@ def polarity(question: str, sentence: str) -> str | None:
     return "no" if negative else "yes"
 
 
-# "which/what/quel X": the words after the question word that name what is asked for, past
-# auxiliaries and articles ("What is the longest value…" → "longest value")
-_FOCUS = re.compile(r"\b(?:which|what|quel|quelle|quels|quelles)\s+(?:(?:is|are|was|were|does|do|did|sont|est|"
-                    r"the|a|an|le|la|les|l['’]|un|une|des)\s+)*([^\W\d_][\w'’-]*)",
+# "which/what/quel X": the word after the question word that names what is asked for, past
+# auxiliaries and articles ("Quel est le délai…" → "délai")
+_FOCUS = re.compile(r"\b(which|what|quel|quelle|quels|quelles)\s+(?:(?:is|are|was|were|does|do|did|sont|est|"
+                    r"the|a|an|le|la|les|l['’]|un|une|des)\s+)*([^\W\d_][\w'’-]*(?:\s+[^\W\d_][\w'’-]*)?)",
                     re.IGNORECASE)
 _NOT_FOCUS = frozenset("is are was were does do did can could should would will may must i you we it they my your "
+                       "has have had of for in on to with from by at as the a an this that these those "
                        "est sont peut peux puis dois doit faut il elle on je vous nous de du des d en pour sur avec à a"
                        .split())
 
@@ -163,7 +164,16 @@ _NOT_FOCUS = frozenset("is are was were does do did can could should would will 
 def asked_focus(question: str) -> str:
     """The word naming what a "which / what / quel X" question asks for ("Avec quel verbe HTTP
     faut-il…" → "verbe"): the unit that names it is the one that answers, where the others share
-    only the question's topic words. Empty for other questions."""
+    only the question's topic words. Empty for other questions, and for an English noun group of
+    more words than one: its head comes last and a verb may follow ("Which URL matching rule
+    applies", "What file names does"), which only a parser tells apart; a French one opens on it."""
     match = _FOCUS.search(question)
-    word = match.group(1) if match else ""
-    return "" if word.lower() in _NOT_FOCUS else word
+    if not match:
+        return ""
+    words = match.group(2).split()
+    if words[0].lower() in _NOT_FOCUS:
+        return ""
+    english = match.group(1).lower() in ("which", "what")
+    if english and len(words) > 1 and words[1].lower() not in _NOT_FOCUS:
+        return ""
+    return words[0]

@@ -496,7 +496,9 @@ def test_a_fact_question_is_answered_by_the_sentence_not_the_example_after_it(an
 @pytest.mark.parametrize("question, focus", [
     ("Avec quel verbe HTTP faut-il appeler l'API ?", "verbe"),
     ("Quelle est la taille maximale d'un fichier ?", "taille"),
-    ("What is the longest value allowed?", "longest"),
+    ("What is the longest value allowed?", ""),  # an English noun group: its head is not the first word
+    ("What file names does the app expect?", ""),
+    ("What port does the server use?", "port"),
     ("Which browser do I need to sign?", "browser"),
     ("What do I need to sign?", ""),  # "what" + an auxiliary names nothing
     ("How do I sign a file?", ""),
@@ -543,3 +545,35 @@ def test_a_sentence_announcing_what_the_page_showed_next_ends_where_it_is_quoted
                 else "Combien de mots compte la phrase d'empreinte ?")
     result = answer(question, [hit(passage, "fingerprint.md", "Fingerprint")])
     assert result.text == f"{expected} [1]"
+
+
+def test_an_example_beside_the_sentence_that_answers_a_fact_question_is_not_quoted(answer, monkeypatch) -> None:
+    """Scored close to the sentence (its lead-in shares the question's words), the example is
+    still padding for a fact question; a how-to gets it."""
+    import knowledge.composer as composer
+
+    score = composer._Scorer.score
+
+    def example_close_behind(self, candidates):
+        vectors = score(self, candidates)
+        best = max(c.score for c in candidates)
+        for c in candidates:
+            if c.unit.kind == "code":
+                c.score = 0.95 * best
+        return vectors
+
+    monkeypatch.setattr(composer._Scorer, "score", example_close_behind)
+    upload = hit("Each attached file can weigh up to 200 MB.\n\nTo list the attached files, add:\n\n```graphql\n"
+                 "fragment Files on Champ {\n  files { url }\n}\n```", "upload.md", "Upload")
+    fact = answer("What is the maximum size of an attached file?", [upload])
+    assert "200 MB" in fact.text and "```" not in fact.text, fact.text
+    howto = answer("How do I list the attached files?", [upload])
+    assert "```graphql" in howto.text, howto.text
+
+
+def test_once_a_unit_names_what_a_quel_question_asks_for_other_articles_are_padding(answer) -> None:
+    api = hit("Attention : les requêtes doivent être envoyées avec le verbe HTTP POST.", "api.md", "API")
+    setup = hit("Renseignez l’URL de l’API à interroger. L’API sera appelée avec une requête HTTP GET pour tester "
+                "sa réponse.", "champ.md", "Champ", rank=1)
+    result = answer("Avec quel verbe HTTP faut-il appeler l'API ?", [api, setup])
+    assert result.text == "Attention : les requêtes doivent être envoyées avec le verbe HTTP POST. [1]"
