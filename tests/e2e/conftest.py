@@ -192,6 +192,22 @@ def scroll_into_view(locator: Any, timeout_s: float = 30.0) -> None:
                 raise
 
 
+def click_until(page: Any, locator: Any, shown: str, timeout_s: float = 60.0) -> None:
+    """Click `locator` until the page shows what the click opens (`shown`: a JS predicate), as a
+    person clicks again when nothing opened: a click that lands while a resumed thread's messages
+    are replaced (Chainlit's reconnect sends the thread again) hits nodes that are gone. What the
+    click must open is still required at the deadline."""
+    deadline = time.monotonic() + timeout_s
+    while True:
+        try:
+            locator.click(timeout=10_000)
+            page.wait_for_function(shown, timeout=10_000)
+            return
+        except PlaywrightError:
+            if time.monotonic() >= deadline:
+                raise
+
+
 def last_answers(page: Any, n: int = 3) -> str:
     texts = page.locator("[data-step-type='assistant_message']").all_inner_texts()
     return "\n".join(texts[-n:])

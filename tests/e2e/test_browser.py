@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from coach._exercises import INJURY_EXCLUDES, PATTERNS
-from tests.e2e.conftest import ask, last_answers, login, shot, wait_idle
+from tests.e2e.conftest import ask, click_until, last_answers, login, shot, wait_idle
 
 pytestmark = pytest.mark.browser
 
@@ -67,10 +67,8 @@ def test_help_center_then_coach_then_resume(page, app_url: str) -> None:
     page.wait_for_timeout(1500)
     shot(page, "06-thread-resumed")
     # the first answer's source, kept with the thread, opens in the side panel after the reload
-    page.locator("[data-step-type='assistant_message']").first.get_by_text("[1] Plans and pricing").first.click()
-    page.wait_for_function(
-        "() => /\\$10/.test(document.querySelector('#side-view-content')?.innerText || '')", timeout=15_000
-    )
+    source = page.locator("[data-step-type='assistant_message']").first.get_by_text("[1] Plans and pricing").first
+    click_until(page, source, "() => /\\$10/.test(document.querySelector('#side-view-content')?.innerText || '')")
     shot(page, "06b-source-after-resume")
     ask(page, "I have a knee injury, adjust my workout")
     resumed = (last_answers(page, 2) + open_folded(page, "sets|reps|×")).lower()
