@@ -11,6 +11,7 @@ from knowledge.fragments import fragment_reasons
 from knowledge.question_kind import HOWTO, OTHER, YESNO, polarity, question_kind
 from knowledge.retrieval import Hit
 from relais.embeddings import get_embedder
+from tests.knowledge.test_code_versions import DRAFT, FIXED
 
 PRICES = """Pulse offers three plans.
 
@@ -406,32 +407,8 @@ def test_a_sentence_without_its_subject_is_read_and_quoted_with_the_one_naming_i
     assert "reminders stop" not in result.text  # read alone it scored as low as the sentences around it
 
 
-CART_PAGE = '''A first attempt at a running total of the items a shopper adds:
-
-```python
-import shop
-
-total = 0
-
-@shop.on_add
-async def add_item(item: shop.Item):
-    global total
-    total += item.price
-    await shop.Notice(text=f"Total: {total}").show()
-```
-
-Every shopper then adds to the same total. Let's rewrite it with the cart store:
-
-```python
-import shop
-
-@shop.on_add
-async def add_item(item: shop.Item):
-    total = shop.cart.get("total")
-    total += item.price
-    shop.cart.set("total", total)
-    await shop.Notice(text=f"Total: {total}").show()
-```'''
+CART_PAGE = (f"A first attempt at a running total of the items a shopper adds:\n\n{DRAFT}\n\n"
+             f"Every shopper then adds to the same total. Let's rewrite it with the cart store:\n\n{FIXED}")
 
 
 def test_an_example_rewritten_further_on_is_quoted_in_its_new_version(answer) -> None:
