@@ -57,8 +57,10 @@ from knowledge.question_kind import (
     NO,
     YES,
     YESNO,
+    asked_action,
     asked_focus,
     asks_quantity,
+    negates,
     polarity,
     question_kind,
     states_polarity,
@@ -454,7 +456,12 @@ def compose(question: str, hits: list[Hit], embedder: Any, cache_dir: Path, *, k
                 text = candidates[i].unit.text
                 return states_polarity(question, text) and polarity(question, text) is not None
 
-            deciding = max(pool, key=lambda i: (says(i), -candidates[i].rank if says(i) else 0.0,
+            action = asked_action(question)
+
+            def on_action(i: int) -> bool:  # "inutile de répondre" for "Dois-je répondre…?"
+                return says(i) and negates(candidates[i].unit.text, action)
+
+            deciding = max(pool, key=lambda i: (says(i), on_action(i), -candidates[i].rank if says(i) else 0.0,
                                                 round(candidates[i].overlap, 3), candidates[i].score))
             if deciding not in chosen and not any(_overlaps(candidates[deciding], candidates[j]) for j in chosen):
                 chosen = chosen[: max(budget - 1, 1)] + [deciding]

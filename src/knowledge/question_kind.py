@@ -177,3 +177,24 @@ def asked_focus(question: str) -> str:
     if english and len(words) > 1 and words[1].lower() not in _NOT_FOCUS:
         return ""
     return words[0]
+
+
+# a yes/no question's action: the verb after its modal ("Dois-je répondre…", "Can I pause…")
+_MODAL = re.compile(r"\b(?:dois[- ]je|doit[- ]on|faut[- ]il|peut[- ]on|puis[- ]je|peux[- ]je|pouvez[- ]vous|"
+                    r"est[- ]il\s+possible\s+de|ai[- ]je\s+besoin\s+de|"
+                    r"can\s+(?:i|we|you)|could\s+(?:i|we)|must\s+(?:i|we)|should\s+(?:i|we)|may\s+(?:i|we)|"
+                    r"do\s+(?:i|we)\s+(?:need|have)\s+to|is\s+it\s+possible\s+to)\s+(?:(?:still|also|encore|aussi|"
+                    r"me|te|se|le|la|les|l['’]|y|en|ne|n['’])\s*)*([^\W\d_][\w'’-]*)", re.IGNORECASE)
+
+
+def asked_action(question: str) -> str:
+    """The verb a yes/no question asks about ("Dois-je répondre au mail…?" → "répondre"): of two
+    sentences saying no, the one whose negation bears on it answers ("Il est inutile de répondre"),
+    not one saying no about another thing the question names ("Aucun avis ne pourra…")."""
+    match = _MODAL.search(fold_accents(question))
+    return match.group(1) if match else ""
+
+
+def negates(sentence: str, action: str) -> bool:
+    """Whether a negation in `sentence` bears on `action` (compared by stem)."""
+    return bool(action) and bool(_stems(" ".join(_negated_words(sentence))) & _stems(action))

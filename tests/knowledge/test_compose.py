@@ -554,3 +554,11 @@ def test_once_a_unit_names_what_a_quel_question_asks_for_other_articles_are_padd
                 "sa réponse.", "champ.md", "Champ", rank=1)
     result = answer("Avec quel verbe HTTP faut-il appeler l'API ?", [api, setup])
     assert result.text == "Attention : les requêtes doivent être envoyées avec le verbe HTTP POST. [1]"
+
+
+def test_of_two_sentences_saying_no_the_one_about_the_asked_action_decides(answer) -> None:
+    """Both say no about a word of the question; only one about what it asks to do."""
+    text = ("Aucune demande d'avis ne pourra être envoyée pour un dossier déjà instruit. Vous recevez un e-mail "
+            "de l'instructeur. Il est inutile de répondre à cet e-mail : connectez-vous.")
+    result = answer("Dois-je répondre au mail de demande d'avis sur un dossier ?", [hit(text, "expert.md", "Expert")])
+    assert result.text.startswith("Non.") and "inutile de répondre" in result.text, result.text

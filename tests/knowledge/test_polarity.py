@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from knowledge.polarity import answer_polarity
+from knowledge.question_kind import asked_action
 
 CLOSED_FR = "Tous les clubs sont fermés le 25 décembre et le 1er janvier."
 REFUND_14 = ("Si vous résiliez dans les 14 jours qui suivent votre premier paiement, vous êtes remboursé "
@@ -108,3 +109,15 @@ def test_a_second_reading_must_agree_unless_an_opposite_predicate_decided() -> N
     assert answer_polarity("Do you accept PayPal?", "We accept PayPal.", second_opinion="yes") == "yes"
     assert answer_polarity("Do you accept PayPal?", "We accept PayPal.", second_opinion=None) is None
     assert answer_polarity("Les clubs sont-ils ouverts le 1er janvier ?", CLOSED_FR, second_opinion="yes") == "no"
+
+
+@pytest.mark.parametrize("question, action", [
+    ("Dois-je répondre au mail reçu ?", "repondre"),
+    ("Puis-je encore modifier mon dossier ?", "modifier"),
+    ("Can I pause my membership?", "pause"),
+    ("Do I need to bring an ID?", "bring"),
+    ("Is parking free?", ""),  # no modal: no action asked
+])
+def test_the_action_a_yes_no_question_asks_about_is_the_verb_after_its_modal(question: str, action: str) -> None:
+    assert asked_action(question) == action
+
