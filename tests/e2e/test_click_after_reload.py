@@ -92,14 +92,22 @@ def click_and_count(page: Any, stack: Stack, thread_id: str, pick: int, cell: st
                     after_click: Callable[[], None] | None = None) -> None:
     """Buttons back (what a person sees) → one click → the coach answers once, below the whole
     history, with one next prompt; or a failure noted."""
-    try:
-        page.locator(CHOICE_BUTTONS).first.wait_for(timeout=CLICK_TIMEOUT_MS)
-    except PlaywrightTimeout:
-        tally.failure(f"{cell}: the prompt's buttons did not come back within {CLICK_TIMEOUT_MS} ms")
-        shot(page, f"24-{cell}-no-buttons")
-        return
+    deadline = time.monotonic() + CLICK_TIMEOUT_MS / 1000
     buttons = page.locator(GROUPS).last.locator(CHOICE)
-    button = buttons.nth(pick % buttons.count())
+    while True:  # a reconnect may replace the thread's messages between the wait and the count: wait again
+        try:
+            page.locator(CHOICE_BUTTONS).first.wait_for(timeout=max(1_000, (deadline - time.monotonic()) * 1000))
+            shown = buttons.count()
+        except PlaywrightTimeout:
+            shown = 0
+        if shown:
+            break
+        if time.monotonic() >= deadline:
+            tally.failure(f"{cell}: the prompt's buttons did not come back within {CLICK_TIMEOUT_MS} ms")
+            shot(page, f"24-{cell}-no-buttons")
+            return
+        page.wait_for_timeout(200)
+    button = buttons.nth(pick % shown)
     label = button.inner_text().strip()
     resumes = humans(stack, thread_id)
     users = page.locator("[data-step-type='user_message']").count()
