@@ -61,7 +61,7 @@ _EXTRA_STOPWORDS = {
 
 
 @cache
-def _stopwords(language: str, kind: str) -> frozenset[str]:
+def stop_words(language: str, kind: str) -> frozenset[str]:
     # lazy: bm25s +3.4 s; loaded by the warm-up, not by `import chatbot.app`
     from bm25s import stopwords as sw
 
@@ -80,7 +80,7 @@ def analyse(text: str, language: str, stopwords: str = "plus", extra_stop: froze
 
     Folding comes first so "resilier" and "résilier" always give the same stem.
     """
-    stop = _stopwords(language, stopwords) | extra_stop
+    stop = stop_words(language, stopwords) | extra_stop
     raw = [w for w in _TOKEN.findall(fold_accents(text)) if w not in stop]
     return _stemmer(language).stemWords(raw)
 
@@ -88,7 +88,7 @@ def analyse(text: str, language: str, stopwords: str = "plus", extra_stop: froze
 def analyse_query(text: str, languages: Sequence[str], stopwords: str = "plus") -> list[str]:
     """Query tokens under every index language, merged (first language's order kept)."""
     languages = sorted(languages or ["en"], key=lambda lang: lang != detect_language(text))
-    stop = frozenset().union(*(_stopwords(lang, stopwords) for lang in languages))
+    stop = frozenset().union(*(stop_words(lang, stopwords) for lang in languages))
     tokens = analyse(text, languages[0], stopwords, stop)  # the query's own language, repeats kept
     known = set(tokens)
     for lang in languages[1:]:
@@ -214,7 +214,7 @@ class LexicalIndex:
 
     def coverage(self, query: str, text: str, language: str) -> float:
         """Share of the query's content words (idf-weighted) that `text` contains, in [0, 1]."""
-        stop = frozenset().union(*(_stopwords(lang, self.params.stopwords) for lang in self.languages))
+        stop = frozenset().union(*(stop_words(lang, self.params.stopwords) for lang in self.languages))
         wanted = set(analyse(query, language, self.params.stopwords, stop))
         if not wanted:
             return 0.0

@@ -8,7 +8,9 @@ answer is restrictive ("only", "uniquement"), the answer is given without a yes 
 from __future__ import annotations
 
 import re
+from functools import cache
 
+from knowledge.lexical import stop_words
 from relais.language import fold_accents, words
 
 HOWTO = "howto"
@@ -155,28 +157,32 @@ def polarity(question: str, sentence: str) -> str | None:
 _FOCUS = re.compile(r"\b(which|what|quel|quelle|quels|quelles)\s+(?:(?:is|are|was|were|does|do|did|sont|est|"
                     r"the|a|an|le|la|les|l['’]|un|une|des)\s+)*([^\W\d_][\w'’-]*(?:\s+[^\W\d_][\w'’-]*)?)",
                     re.IGNORECASE)
-_NOT_FOCUS = frozenset("is are was were does do did can could should would will may must i you we it they my your "
-                       "has have had of for in on to with from by at as the a an this that these those "
-                       "est sont peut peux puis dois doit faut il elle on je vous nous de du des d en pour sur avec à a"
-                       .split())
+
+
+@cache
+def _not_focus() -> frozenset[str]:
+    """Words that name nothing asked for: the lexical index's stop words (EN, FR) and auxiliaries."""
+    return _EN_AUX | stop_words("en", "plus") | stop_words("fr", "short")
 
 
 def asked_focus(question: str) -> str:
     """The word naming what a "which / what / quel X" question asks for ("Avec quel verbe HTTP
     faut-il…" → "verbe"): the unit that names it is the one that answers, where the others share
-    only the question's topic words. Empty for other questions, and for an English noun group of
-    more words than one: its head comes last and a verb may follow ("Which URL matching rule
-    applies", "What file names does"), which only a parser tells apart; a French one opens on it."""
+    only the question's topic words. Empty for other questions, and in English unless one word
+    stands before a function word ("What port does…", "Which field of…"): a longer noun group has
+    its head last and a verb may follow ("Which URL matching rule applies"), which only a parser
+    tells apart; a French group opens on its head. A verb taken for the word ("What happens if…")
+    only weighs a little on units that repeat it."""
     match = _FOCUS.search(question)
     if not match:
         return ""
-    words = match.group(2).split()
-    if words[0].lower() in _NOT_FOCUS:
+    group = match.group(2).split()
+    if fold_accents(group[0].lower()) in _not_focus():
         return ""
     english = match.group(1).lower() in ("which", "what")
-    if english and len(words) > 1 and words[1].lower() not in _NOT_FOCUS:
-        return ""
-    return words[0]
+    if english and len(group) > 1 and fold_accents(group[1].lower()) not in _not_focus():
+        return ""  # "What port does…", "Which field of…" name it; "What file names…" leaves it to a parser
+    return group[0]
 
 
 # a yes/no question's action: the verb after its modal ("Dois-je répondre…", "Can I pause…")

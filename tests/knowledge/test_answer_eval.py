@@ -6,8 +6,16 @@ import json
 
 import pytest
 
-from knowledge.answer_eval import AnswerCase, evaluate_answers, load_cases, missing_facts
+from knowledge.answer_eval import (
+    AnswerCase,
+    evaluate_answers,
+    load_cases,
+    missing_facts,
+    offline_answerer,
+)
 from knowledge.fragments import fragment_reasons
+from knowledge.retrieval import Hit
+from relais.embeddings import get_embedder
 
 TABLE = "| Plan | Monthly price | Billed annually |\n|---|---|---|\n| Premium | $25/month | $300/year |"
 ELIGIBLE = ("## Who is eligible\n\n- You are enrolled full-time at a university, college or school.\n"
@@ -116,10 +124,6 @@ def test_report_gives_both_not_found_error_rates_and_the_markup_rate(tmp_path) -
 def test_the_offline_answer_is_checked_against_its_cited_articles_whole() -> None:
     """The composer reads beyond the hits (the chunk after the best unit): a block quoted whole
     from there is whole, so the fragment check is given the cited articles, not the hits only."""
-    from knowledge.answer_eval import offline_answerer
-    from knowledge.retrieval import Hit
-    from relais.embeddings import get_embedder
-
     opening = Hit("Backups are kept for thirty days, then deleted for good.", "backups.md", "Backups", "", 0, 1.0)
     rest = Hit("To restore one, run:\n\n```bash\nrelais restore --latest\n```", "backups.md", "Backups", "", 1, 0.0)
 

@@ -6,9 +6,10 @@ import re
 
 import pytest
 
+from knowledge import composer
 from knowledge.composer import compose
 from knowledge.fragments import fragment_reasons
-from knowledge.question_kind import HOWTO, OTHER, YESNO, polarity, question_kind
+from knowledge.question_kind import HOWTO, OTHER, YESNO, asked_focus, polarity, question_kind
 from knowledge.retrieval import Hit
 from relais.embeddings import get_embedder
 from tests.knowledge.test_code_versions import DRAFT, FIXED
@@ -481,8 +482,6 @@ def test_a_fact_question_is_answered_by_the_sentence_not_the_example_after_it(an
     ("How do I sign a file?", ""),
 ])
 def test_the_asked_focus_is_the_word_after_which_what_quel(question: str, focus: str) -> None:
-    from knowledge.question_kind import asked_focus
-
     assert asked_focus(question) == focus
 
 
@@ -511,10 +510,10 @@ def test_one_list_cut_in_two_passages_is_quoted_as_one_list(answer) -> None:
 
 
 @pytest.mark.parametrize("passage, expected", [
-    ("Your fingerprint phrase is made of five random words in a set order, for example:\n\n"
-     "![A phrase](phrase.png)", "Your fingerprint phrase is made of five random words in a set order."),
-    ("La phrase d'empreinte compte cinq mots tirés au hasard, par exemple :", "La phrase d'empreinte compte cinq mots "
-     "tirés au hasard."),
+    (("Your fingerprint phrase is made of five random words in a set order, for example:\n\n"
+      "![A phrase](phrase.png)"), "Your fingerprint phrase is made of five random words in a set order."),
+    ("La phrase d'empreinte compte cinq mots tirés au hasard, par exemple :",
+     "La phrase d'empreinte compte cinq mots tirés au hasard."),
 ])
 def test_a_sentence_announcing_what_the_page_showed_next_ends_where_it_is_quoted(answer, passage, expected) -> None:
     """The example after it (a picture, gone from the text) is not in the answer: no dangling ":"."""
@@ -527,8 +526,6 @@ def test_a_sentence_announcing_what_the_page_showed_next_ends_where_it_is_quoted
 def test_an_example_beside_the_sentence_that_answers_a_fact_question_is_not_quoted(answer, monkeypatch) -> None:
     """Scored close to the sentence (its lead-in shares the question's words), the example is
     still padding for a fact question; a how-to gets it."""
-    import knowledge.composer as composer
-
     score = composer._Scorer.score
 
     def example_close_behind(self, candidates):

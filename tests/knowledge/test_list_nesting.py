@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from knowledge.list_context import render_item, whole_steps
+import pytest
+
+from knowledge.list_context import heading_lead, render_item, whole_steps
 from knowledge.passage_units import render_list, units_of
 
 STEPS = ("To delete your account:\n\n1. Open **Settings**.\n3. On **My Account**, scroll down:\n"
@@ -56,11 +58,12 @@ def test_a_passage_opening_inside_a_step_keeps_its_sub_items_apart_from_the_next
     assert len({u.block for u in lists}) == 2
 
 
-def test_a_section_number_or_letter_is_not_part_of_its_lead_in() -> None:
-    from knowledge.list_context import heading_lead
-
-    assert heading_lead("B. Avis") == "Avis:"
-    assert heading_lead("2.1. Créer un compte ?") == "Créer un compte:"
-    assert heading_lead("IV) Payment") == "Payment:"
-    assert heading_lead("Q. A question") == "A question:"
-    assert heading_lead("Plan B") == "Plan B:"
+@pytest.mark.parametrize("section, lead", [
+    ("B. Avis", "Avis:"),
+    ("2.1. Créer un compte ?", "Créer un compte:"),
+    ("IV) Payment", "Payment:"),
+    ("Q. A question", "A question:"),
+    ("Plan B", "Plan B:"),  # a letter that ends the name is part of it
+])
+def test_a_section_number_or_letter_is_not_part_of_its_lead_in(section: str, lead: str) -> None:
+    assert heading_lead(section) == lead
