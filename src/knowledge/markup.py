@@ -87,12 +87,12 @@ def _labelled(body: str, label: str, title: str = "") -> str:
         return ""
     lines = _end_statements(lines)
     first = lines[0].strip()
-    if re.match(r"^(?:[-*+•]|\d+[.)]|#{1,6})\s|^\|", first):
+    if re.match(r"^(?:[-*+•]|\d+[.)]|#{1,6})\s|^\||^\x04", first):
         return f"\n\n{head}{sep}\n" + "\n".join(line.strip() if i == 0 else line for i, line in enumerate(lines)) + "\n\n"
     return f"\n\n{head}{sep} {first}\n" + "\n".join(lines[1:]) + "\n\n"
 
 
-_BLOCK_LINE = re.compile(r"^\s*(?:[-*+•]\s|\d+[.)]\s|#{1,6}\s|\||```|~~~|<)")
+_BLOCK_LINE = re.compile(r"^\s*(?:[-*+•]\s|\d+[.)]\s|#{1,6}\s|\||```|~~~|<|\x04)")
 _ENDED = re.compile(r"[.!?…:;][\"'»)\]*_`]*$")
 
 
@@ -148,6 +148,61 @@ def _liquid_blocks(text: str, french: bool) -> str:
         pos = close.end()
     out.append(text[pos:])
     return "".join(out)
+
+
+_FENCE_SLOT = re.compile(r"^([ \t]*)\x04(\d+)\x04[ \t]*$", re.MULTILINE)
+
+
+def _fence_end(line: str, fence: str) -> bool:
+    match = _FENCE.match(line)
+    return bool(match) and match.group(1) == fence and line.strip().strip(fence[0]) == ""
+
+
+def _set_fences_aside(text: str) -> tuple[str, list[list[str]]]:
+    """Each fenced code block replaced by one slot line (at the fence's indentation)."""
+    lines, out, blocks = text.split("\n"), [], []
+    i = 0
+    while i < len(lines):
+        match = _FENCE.match(lines[i])
+        if not match:
+            out.append(lines[i])
+            i += 1
+            continue
+        end = next((j for j in range(i + 1, len(lines)) if _fence_end(lines[j], match.group(1))), len(lines) - 1)
+        indent = lines[i][: len(lines[i]) - len(lines[i].lstrip())]
+        out.append(f"{indent}\x04{len(blocks)}\x04")
+        blocks.append(lines[i : end + 1])
+        i = end + 1
+    return "\n".join(out), blocks
+
+
+def _put_fences_back(text: str, blocks: list[list[str]]) -> str:
+    """The slots replaced by their code blocks, shifted as their slot was (a dedented callout body)."""
+    def put(match: re.Match[str]) -> str:
+        block = blocks[int(match.group(2))]
+        shift = len(match.group(1)) - (len(block[0]) - len(block[0].lstrip()))
+        if shift >= 0:
+            return "\n".join(" " * shift + line if line.strip() else line for line in block)
+        return "\n".join(line[min(-shift, len(line) - len(line.lstrip())):] for line in block)
+    return _FENCE_SLOT.sub(put, text)
+
+
+def _containers(text: str, french: bool) -> str:
+    """Callouts, hints and admonitions resolved over the whole page, with the code blocks inside
+    them set aside meanwhile: a hint holding a command ("If you do, grant permission by running:"
+    then a fence) was cut in two at the fence, so its tags were dropped as unknown and its label
+    lost. Code spans are set aside too (a page may quote `{% hint %}` as an example)."""
+    text, blocks = _set_fences_aside(text)
+    spans: list[str] = []
+
+    def keep(match: re.Match[str]) -> str:
+        spans.append(match.group(0))
+        return f"\x02{len(spans) - 1}\x03"
+
+    text = _CODE_SPAN.sub(keep, text)
+    text = _admonitions(_liquid_blocks(text, french), french)
+    text = re.sub(r"\x02(\d+)\x03", lambda m: spans[int(m.group(1))], text)
+    return _put_fences_back(text, blocks)
 
 
 def _hugo(text: str, french: bool) -> str:
@@ -274,13 +329,11 @@ def _prose(text: str, french: bool) -> str:
     text = _LIQUID_LINK.sub(r"](\1)", text)
     text = _IMAGE.sub("", text)
     text = _ANGLE_LINK.sub(lambda m: f"]({m.group(1).replace(' ', '%20')})", text)
-    text = _liquid_blocks(text, french)
     text = _TAB.sub(lambda m: f"\n\n###### {m.group(1)}\n\n", text)
     text = _hugo(text, french)
     text = _LIQUID_TAG.sub("", text)
     text = _LIQUID_OUTPUT.sub("", text)
     text = _KRAMDOWN_ATTRS.sub("", text)
-    text = _admonitions(text, french)
     text = _html(text)
     text = _unescape(text)
     text = _tidy(text)
@@ -298,6 +351,7 @@ def clean_markup(text: str) -> str:
     """Markdown a person reads: template tags, shortcodes, admonitions, HTML and entities resolved;
     fenced code blocks kept as they are (their indentation too)."""
     french = _is_french(text)
+    text = _containers(text, french)
     out: list[str] = []
     prose: list[str] = []
     fence: str | None = None

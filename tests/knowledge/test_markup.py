@@ -115,3 +115,22 @@ def test_fragment_rules_flag_markup_that_reaches_an_answer() -> None:
                    ":::note Sends last 7 days. [1]", "Export as .json files (). [1]"):
         assert "markup_artifact" in fragment_reasons(answer), answer
     assert "markup_artifact" not in fragment_reasons("Run `{{ name }}` to print it. [1]")
+
+
+def test_a_callout_holding_a_code_block_keeps_its_label_and_its_code() -> None:
+    text = ("Install it.\n\n{% callout success %}\nOn UNIX you may get `Permission denied`. If so, run:\n\n"
+            "```\nchmod +x bw\n```\n{% endcallout %}\n\n{% hint style=\"warning\" %}\n```bash\nbw lock\n```\n"
+            "{% endhint %}\n\n:::note\n```yaml\n{% raw %}key: 1{% endraw %}\n```\nThen restart.\n:::\n\n"
+            "!!! tip \"Script it\"\n    Run:\n\n    ```bash\n    bw sync\n      --force\n    ```\n\nAfter.\n")
+    clean = clean_markup(text)
+    assert "Tip: On UNIX you may get `Permission denied`. If so, run:\n\n```\nchmod +x bw\n```" in clean
+    assert "Warning:\n```bash\nbw lock\n```" in clean
+    assert "Note:\n```yaml\n{% raw %}key: 1{% endraw %}\n```\nThen restart." in clean  # code is untouched
+    assert "Tip — Script it: Run:\n\n```bash\nbw sync\n  --force\n```" in clean  # dedented with its body
+    for debris in ("callout", "endhint", ":::", "!!!"):
+        assert debris not in clean
+
+
+def test_a_template_tag_quoted_in_a_code_span_is_not_a_callout() -> None:
+    clean = clean_markup("Wrap a warning in `{% hint style=\"warning\" %}` and close it with `{% endhint %}`.\n")
+    assert clean == "Wrap a warning in `{% hint style=\"warning\" %}` and close it with `{% endhint %}`."
