@@ -114,6 +114,8 @@ class _Candidate:
 
 
 def _usable(unit: Unit) -> bool:
+    if not unit.text.strip():  # nothing left once its pointer went ("For more information, see X.")
+        return False
     if unit.kind == "sentence":
         text = unit.text
         return (len(text) >= 12 and len(text.split()) >= 3 and not text.endswith("?") and bool(_ENDED.search(text))

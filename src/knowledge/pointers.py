@@ -14,12 +14,37 @@ from relais.sentences import split_sentences
 
 MAX_POINTERS = 3  # linked articles followed per answer
 _INLINE_POINTER = re.compile(
-    r"\s*\((?:see|read|voir|lisez|consultez|details in)\b[^)]*\)|"
+    r"\s*\((?:see|read|voir|lisez|consultez|details in)\b(?:[^()]|\([^()]*\))*\)|"  # "(see [X](x.md))"
     r"[:;,]\s*(?:see|read|voir|lisez|consultez)\s+(?:[^.;]|\.(?=\S))*(?=[.;]|$)", re.IGNORECASE)
+# What a sentence keeps of itself when its main clause was the pointer: "For more information, see
+# X." or "If you use SSO, see X." leaves a lead-in ("For more information.") that says nothing.
+_LEAD_IN = re.compile(
+    r"(?:for|if|to|when|whenever|once|in|as|before|after|unless|pour|si|s['’]il|s['’]ils|afin|dans|en|"
+    r"quand|lorsque|lorsqu['’]\w+|avant|après|une fois)\b", re.IGNORECASE)
+_SENTENCE_START = re.compile(r"(?:^|(?<=[.!?…])\s+)(?=\S)")
+
+
+def _strip_inline(text: str) -> str:
+    """`text` without its inline pointers; a sentence left with only its lead-in goes whole."""
+    out: list[str] = []
+    pos = 0
+    for match in _INLINE_POINTER.finditer(text):
+        head = text[pos:match.start()]
+        starts = [m.end() for m in _SENTENCE_START.finditer(head)]
+        start = starts[-1] if starts else 0
+        lead = head[start:]
+        if match.group(0).lstrip().startswith(",") and _LEAD_IN.match(lead) and not re.search(r"[,;:]", lead):
+            head = head[:start]
+            pos = match.end() + (1 if text[match.end():match.end() + 1] in ".;" else 0)
+        else:
+            pos = match.end()
+        out.append(head)
+    out.append(text[pos:])
+    return "".join(out)
 
 
 def strip_pointers(text: str) -> str:
-    cleaned = _INLINE_POINTER.sub("", text).strip()
+    cleaned = _strip_inline(text).strip()
     sentences = split_sentences(cleaned)
     if len(sentences) > 1:  # "… do not roll over. See Personal training." — the pointer goes
         kept = [p for p in sentences if not POINTER.match(p.lstrip("(- "))]
