@@ -69,10 +69,13 @@ def _names(question: str) -> list[str]:
 
 
 def _known(index: Any, word: str, languages: list[str]) -> bool:
-    parts = [p for p in re.split(r"[-'’]", fold_accents(word.lower())) if p]
+    """Whether the base holds `word`'s stems. A contraction's letter ("Let's") is no part of it,
+    and a word that is only a function word in some language ("Your" in a title-cased question)
+    names nothing: the index keeps no stop words, so both had read as names the base lacks."""
+    parts = [p for p in re.split(r"[-'’]", fold_accents(word.lower())) if len(p) > 1]
     for lang in languages:
-        stems = [s for p in parts for s in analyse(p, lang, "none")]
-        if stems and all(index.has_token(s) for s in stems):
+        stems = [s for p in parts for s in analyse(p, lang, index.params.stopwords)]
+        if all(index.has_token(s) for s in stems):
             return True
     return False
 

@@ -39,6 +39,13 @@ def test_answerable_questions_are_covered_also_with_a_word_the_base_lacks() -> N
     assert question_coverage("Where is the Tools menu?", index).covered  # a name the base uses
 
 
+def test_contractions_and_function_words_in_a_title_cased_question_are_not_names() -> None:
+    index = LexicalIndex.build(["c0"], ["Let's Encrypt issues free certificates. Renew your certificate yearly."], ["en"])
+    assert question_coverage("How do I renew a Let's Encrypt certificate?", index).covered  # "Let's": let + s
+    assert question_coverage("Renew Your Let's Encrypt Certificate", index).covered  # "Your": a stop word
+    assert question_coverage("Renew Your Certbot Certificate", index).missing_names == ("Certbot",)
+
+
 def test_a_missing_name_the_passages_speak_of_in_other_words_is_not_a_missing_subject(tmp_path) -> None:
     from knowledge.coverage import names_spoken_of
     from relais.embeddings import get_embedder
