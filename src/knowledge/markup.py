@@ -93,6 +93,7 @@ def _labelled(body: str, label: str, title: str = "") -> str:
 
 
 _BLOCK_LINE = re.compile(r"^\s*(?:[-*+•]\s|\d+[.)]\s|#{1,6}\s|\||```|~~~|<|\x04)")
+_TRAILING_TAGS = re.compile(r"(?:\s*(?:\{%-?.*?-?%\}|<br\s*/?>|<img\b[^>]*>))+$", re.IGNORECASE)
 _ENDED = re.compile(r"[.!?…:;][\"'»)\]*_`]*$")
 
 
@@ -108,13 +109,15 @@ def _end_statements(lines: list[str]) -> list[str]:
             fenced = not fenced
             continue
         ends_paragraph = i + 1 == len(out) or not out[i + 1].strip()
-        if fenced or not line.strip() or not ends_paragraph or _BLOCK_LINE.match(line) or _ENDED.search(line.rstrip()):
+        # what the reader sees of the line: an image or a line break after the words is no text
+        words = _TRAILING_TAGS.sub("", line.rstrip())
+        if fenced or not words.strip() or not ends_paragraph or _BLOCK_LINE.match(line) or _ENDED.search(words):
             continue
         start = i
         while start > 0 and out[start - 1].strip():
             start -= 1
         if not _BLOCK_LINE.match(out[start]):
-            out[i] = line.rstrip() + "."
+            out[i] = words + "." + line.rstrip()[len(words):]
     return out
 
 
@@ -187,11 +190,31 @@ def _put_fences_back(text: str, blocks: list[list[str]]) -> str:
     return _FENCE_SLOT.sub(put, text)
 
 
-def _containers(text: str, french: bool) -> str:
-    """Callouts, hints and admonitions resolved over the whole page, with the code blocks inside
-    them set aside meanwhile: a hint holding a command ("If you do, grant permission by running:"
-    then a fence) was cut in two at the fence, so its tags were dropped as unknown and its label
-    lost. Code spans are set aside too (a page may quote `{% hint %}` as an example)."""
+_LINK_DEFINITION = re.compile(r"^[ ]{0,3}\[(?!\^)([^\]]+)\]:[ \t]*<?(\S+?)>?(?:[ \t]+[\"'(].*[\"')])?[ \t]*$", re.MULTILINE)
+_REFERENCE_LINK = re.compile(r"(?<!!)\[([^\[\]]+)\]\[([^\[\]]*)\]")
+
+
+def _reference_links(text: str) -> str:
+    """Reference-style links read like inline ones: `[Web Crypto][webcrypto]` with its definition
+    `[webcrypto]: https://…` becomes `[Web Crypto](https://…)`, the definitions go (they were
+    quoted as "[Web Crypto][webcrypto]"); a reference without a definition keeps its label."""
+    targets = {m.group(1).strip().lower(): m.group(2) for m in _LINK_DEFINITION.finditer(text)}
+    text = _LINK_DEFINITION.sub("", text)
+
+    def link(match: re.Match[str]) -> str:
+        label = match.group(1)
+        target = targets.get((match.group(2) or label).strip().lower())
+        return f"[{label}]({target})" if target else label
+
+    return _REFERENCE_LINK.sub(link, text)
+
+
+def _whole_page(text: str, french: bool) -> str:
+    """What needs the whole page, with its code blocks and code spans set aside meanwhile:
+    - callouts, hints and admonitions: a hint holding a command ("If you do, grant permission by
+      running:" then a fence) was cut in two at the fence, so its tags were dropped as unknown and
+      its label lost; a page may also quote `{% hint %}` in a code span;
+    - reference-style links, whose definitions sit anywhere on the page."""
     text, blocks = _set_fences_aside(text)
     spans: list[str] = []
 
@@ -201,6 +224,7 @@ def _containers(text: str, french: bool) -> str:
 
     text = _CODE_SPAN.sub(keep, text)
     text = _admonitions(_liquid_blocks(text, french), french)
+    text = _reference_links(text)
     text = re.sub(r"\x02(\d+)\x03", lambda m: spans[int(m.group(1))], text)
     return _put_fences_back(text, blocks)
 
@@ -253,6 +277,53 @@ def _admonitions(text: str, french: bool) -> str:
     return "\n".join(out)
 
 
+_TABLE_LINE = re.compile(r"^\s*\|.*\|")  # a table's first row: a pipe first and another after
+_TABLE_RULE = re.compile(r"^\s*\|?\s*:?-+:?\s*(?:\|\s*:?-+:?\s*)*\|?\s*$")
+_CELL_SPLIT = re.compile(r"(?<!\\)\|")
+
+
+def _headerless_tables(text: str) -> str:
+    """Pipe rows with no header rule (Kramdown renders them as a table with no header: a glossary,
+    an options list inside a step) read as list items, "term: definition"; they were quoted with
+    their pipes ("By default, Never.| |Maximum Access Count|…"). Tables with a rule are left as
+    they are: their header names each cell."""
+    lines = text.split("\n")
+    out: list[str] = []
+    i = 0
+    while i < len(lines):
+        if not _TABLE_LINE.match(lines[i]) or _TABLE_RULE.match(lines[i]):
+            out.append(lines[i])
+            i += 1
+            continue
+        end = i
+        while end < len(lines) and _CELL_SPLIT.search(lines[end]):  # a row may lack either end pipe
+            end += 1
+        run = lines[i:end]
+        following = lines[end] if end < len(lines) else ""
+        if any(_TABLE_RULE.match(line) for line in run) or _TABLE_RULE.match(following):
+            out.extend(run)
+        else:
+            out.extend(_as_item(line) for line in run)
+        i = end
+    return "\n".join(out)
+
+
+def _as_item(row: str) -> str:
+    indent = row[: len(row) - len(row.lstrip())]
+    body = row.strip()
+    body = body[1:] if body.startswith("|") else body
+    body = body[:-1] if body.endswith("|") and not body.endswith("\\|") else body
+    cells = [c.strip() for c in _CELL_SPLIT.split(body)]
+    cells = [c for c in cells if c]
+    if not cells:
+        return ""
+    head, rest = cells[0], "; ".join(cells[1:])
+    if not rest:
+        return f"{indent}- {head}"
+    colon = "" if re.search(r"[:.!?]\**$", head) else ":"
+    return f"{indent}- {head}{colon} {rest}"
+
+
 def _html(text: str) -> str:
     """Inline HTML → its visible text (bold/italic/code kept as Markdown, list items as items)."""
     text = _TAB_BAR.sub("\n\n", text)
@@ -287,8 +358,10 @@ def _html(text: str) -> str:
     text = _TAG.sub(tag, text)
     lines = []
     for line in text.split("\n"):
-        if "\x01" in line:
-            line = re.sub(r"\s*\x01\s*", " " if line.lstrip().startswith("|") else "\n", line)
+        if "\x01" in line:  # a new line stays in its list item: at the item's text column
+            marker = re.match(r"^\s*(?:[-*+•]|\d+[.)])\s+", line)
+            indent = " " * marker.end() if marker else line[: len(line) - len(line.lstrip())]
+            line = re.sub(r"\s*\x01\s*", " " if line.lstrip().startswith("|") else "\n" + indent, line)
         lines.append(line)
     text = "\n".join(lines).replace("\x01", "\n")
     return re.sub(r"\*\*\s*\*\*", "", text)
@@ -334,6 +407,7 @@ def _prose(text: str, french: bool) -> str:
     text = _LIQUID_TAG.sub("", text)
     text = _LIQUID_OUTPUT.sub("", text)
     text = _KRAMDOWN_ATTRS.sub("", text)
+    text = _headerless_tables(text)
     text = _html(text)
     text = _unescape(text)
     text = _tidy(text)
@@ -351,7 +425,7 @@ def clean_markup(text: str) -> str:
     """Markdown a person reads: template tags, shortcodes, admonitions, HTML and entities resolved;
     fenced code blocks kept as they are (their indentation too)."""
     french = _is_french(text)
-    text = _containers(text, french)
+    text = _whole_page(text, french)
     out: list[str] = []
     prose: list[str] = []
     fence: str | None = None

@@ -134,3 +134,30 @@ def test_a_callout_holding_a_code_block_keeps_its_label_and_its_code() -> None:
 def test_a_template_tag_quoted_in_a_code_span_is_not_a_callout() -> None:
     clean = clean_markup("Wrap a warning in `{% hint style=\"warning\" %}` and close it with `{% endhint %}`.\n")
     assert clean == "Wrap a warning in `{% hint style=\"warning\" %}` and close it with `{% endhint %}`."
+
+
+def test_pipe_rows_without_a_header_rule_read_as_items() -> None:
+    text = ("4. Open **Options**:\n\n   |**Deletion Date**|Deleted on that date. By default, 7 days.|\n"
+            "   |**Expiration Date**|Expires then. By default, **Never**.\n   |**Notes**|\n\n"
+            "|Plan|Users|\n|:-:|:--|\n|Free|1|\nPremium|1\n|Families|6|\n")
+    clean = clean_markup(text)
+    assert ("4. Open **Options**:\n\n   - **Deletion Date**: Deleted on that date. By default, 7 days.\n"
+            "   - **Expiration Date**: Expires then. By default, **Never**.\n   - **Notes**\n") in clean
+    assert "|Plan|Users|\n|:-:|:--|\n|Free|1|\nPremium|1\n|Families|6|" in clean  # a table with a rule stays one
+
+
+def test_reference_style_links_read_as_inline_links() -> None:
+    text = ("Libraries:\n- [Web Crypto][webcrypto]\n- [Forge][] and [PBKDF2][missing]\n\n```\n[not][a-link]\n```\n\n"
+            "[webcrypto]: https://w3c.github.io/webcrypto/\n[forge]: <https://github.com/digitalbazaar/forge> \"Forge\"\n")
+    clean = clean_markup(text)
+    assert "- [Web Crypto](https://w3c.github.io/webcrypto/)" in clean
+    assert "- [Forge](https://github.com/digitalbazaar/forge) and PBKDF2" in clean
+    assert "```\n[not][a-link]\n```" in clean and "]:" not in clean
+
+
+def test_a_line_break_or_image_in_a_step_keeps_the_list_whole() -> None:
+    text = ("1. Select **Triggers**.\n\n   {% callout success %}For example, a weekly trigger:<br><br>"
+            "{% image tasks/trigger.png %}{% endcallout %}\n2. Select **Actions**.<br>Then **New**.\n3. Select **OK**.\n")
+    clean = clean_markup(text)
+    assert clean == ("1. Select **Triggers**.\n\n   Tip: For example, a weekly trigger:\n\n"
+                     "2. Select **Actions**.\n   Then **New**.\n3. Select **OK**.")
