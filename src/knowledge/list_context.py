@@ -102,10 +102,28 @@ def _enumeration(whole: Unit | None, items: list[str]) -> bool:
             and all(len(t.split()) <= SHORT_ITEM_WORDS for t in items))
 
 
-def _procedure(whole: Unit | None, items: list[str]) -> bool:
+def _procedure(whole: Unit | None, steps: int) -> bool:
     """A short numbered list of steps: one step alone drops the steps that lead to it (or follow
     from it), so a step quoted for any question stands for the whole procedure."""
-    return whole is not None and whole.numbered and 2 <= len(items) <= MAX_ITEMS
+    return whole is not None and whole.numbered and 2 <= steps <= MAX_ITEMS
+
+
+def _nested(item: Unit) -> bool:
+    return item.marker.startswith((" ", "\t"))
+
+
+def _first_steps(items: list[Unit], limit: int) -> list[Unit]:
+    """The list's items up to its `limit`-th step, each step with its sub-items (a step's
+    options are part of it: counting them cut a five-step procedure to its steps 1 and 5)."""
+    out: list[Unit] = []
+    steps = 0
+    for item in items:
+        if not _nested(item):
+            steps += 1
+            if steps > limit:
+                break
+        out.append(item)
+    return out
 
 
 def gather_lists(chosen: list[Any]) -> list[Any]:
@@ -131,23 +149,25 @@ def gather_lists(chosen: list[Any]) -> list[Any]:
         items = [u for u in units if u.kind == "item"]
         first = chosen[members[0]]
         whole = _list_of(block, first.siblings)
-        shown = [u.text for u in first.siblings if u.kind == "item" and u.block == block]  # as the composer reads them
+        listed = [u for u in first.siblings if u.kind == "item" and u.block == block]
+        shown = [u.text for u in listed]  # as the composer reads them
+        steps = sum(not _nested(u) for u in listed)
         if (not any(u.kind in ("list", "sentence") for u in units) and len(items) < 2
-                and not _enumeration(whole, shown) and not _procedure(whole, shown)):
+                and not _enumeration(whole, shown) and not _procedure(whole, steps)):
             continue  # one item: shown with its lead-in by `render_item`
-        marks = {u.text: u.marker for u in first.siblings if u.kind == "item" and u.block == block}
+        marks = {u.text: u.marker for u in listed}
         if whole is None:  # a one-item list
             texts, numbered, lead = [u.text for u in items], bool(items and items[0].numbered), ""
-        elif len(shown) <= MAX_ITEMS or len(items) < 2:
-            texts, numbered, lead = shown[:MAX_ITEMS], whole.numbered, whole.lead
+        elif steps <= MAX_ITEMS or len(items) < 2:
+            texts, numbered, lead = [u.text for u in _first_steps(listed, MAX_ITEMS)], whole.numbered, whole.lead
         else:
             wanted = {u.text for u in items}
             texts, numbered, lead = [t for t in shown if t in wanted], whole.numbered, whole.lead
         if not texts:
             continue
         markers = [marks.get(t, "") for t in texts]
-        if texts != shown[: len(texts)] or not all(markers):
-            markers = []  # only some items: numbered in the order they are shown
+        if not all(markers) or any(m.startswith((" ", "\t")) for m in markers[:1]):
+            markers = []  # no source numbers to keep: numbered in the order they are shown
         merged = Unit("list", render_list(texts, numbered, markers), whole.position if whole else first.unit.position,
                       block, lead=lead, numbered=numbered, items=texts)
         changes: dict[str, Any] = {"unit": merged}

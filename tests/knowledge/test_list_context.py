@@ -76,6 +76,26 @@ def test_a_long_list_keeps_the_quoted_items_only() -> None:
     assert out[0].unit.items == ["Device number 2 works with the app.", "Device number 5 works with the app."]
 
 
+def test_a_procedure_whose_steps_have_sub_items_is_quoted_whole_with_its_numbers() -> None:
+    """Five steps and five sub-items: the sub-items are parts of their steps, not more steps (counted
+    as items, the list was "long" and steps 1 and 5 were quoted alone, renumbered 1 and 2)."""
+    text = ("1. Open Task Scheduler.\n2. Set the security options:\n   - Use the service account.\n"
+            "   - Run whether logged on or not.\n3. Add a trigger:\n   - At startup.\n   - Delay by 1 minute.\n"
+            "4. Add an action:\n   - Start the program.\n5. Select OK.")
+    chosen = candidates(text, "Start on boot", lambda u: u.kind == "item" and u.text.startswith(("Open", "Select OK")))
+    out = gather_lists(chosen)
+    assert len(out) == 1 and out[0].unit.text == (
+        "1. Open Task Scheduler.\n2. Set the security options:\n   - Use the service account.\n"
+        "   - Run whether logged on or not.\n3. Add a trigger:\n   - At startup.\n   - Delay by 1 minute.\n"
+        "4. Add an action:\n   - Start the program.\n5. Select OK.")
+
+
+def test_steps_kept_from_a_long_procedure_keep_their_source_numbers() -> None:
+    text = "\n".join(f"{i}. Do step number {i} now." for i in range(1, MAX_ITEMS + 4))
+    chosen = candidates(text, "", lambda u: u.kind == "item" and u.text.startswith(("Do step number 2 ", "Do step number 9 ")))
+    assert gather_lists(chosen)[0].unit.text == "2. Do step number 2 now.\n9. Do step number 9 now."
+
+
 def test_one_item_and_prose_are_left_to_the_renderer() -> None:
     chosen = candidates(INCLUDES, "", lambda u: u.text.startswith("Unlimited"))
     chosen += candidates("Premium costs $25 per month.", "", lambda u: True)
