@@ -60,7 +60,7 @@ _IMPERSONAL = re.compile(
     r"this\s+article|cet\s+article|that's\s+it)\b",
     re.IGNORECASE)
 POINTER = re.compile(
-    r"^(?:\(?\s*)(?:read|see|see also|lisez|voir|voyez|consultez|reportez-vous à|more in|"
+    r"^(?:\(?\s*)(?:read|see|see also|learn more|lisez|voir|voyez|consultez|reportez-vous à|en savoir plus|more in|"
     r"details(?: and an example)? are in|all (?:current )?prices are in|you can find all .* in|"
     r"tous les tarifs sont dans|guide (?:complet|détaillé) en anglais|english version)\b",
     re.IGNORECASE)

@@ -94,6 +94,7 @@ def _labelled(body: str, label: str, title: str = "") -> str:
 
 _BLOCK_LINE = re.compile(r"^\s*(?:[-*+•]\s|\d+[.)]\s|#{1,6}\s|\||```|~~~|<|\x04)")
 _TRAILING_TAGS = re.compile(r"(?:\s*(?:\{%-?.*?-?%\}|<br\s*/?>|<img\b[^>]*>))+$", re.IGNORECASE)
+_MD_LINK = re.compile(r"\[([^\[\]]*)\]\([^()\s]*(?:\([^()\s]*\)[^()\s]*)*\)")
 _ENDED = re.compile(r"[.!?…:;][\"'»)\]*_`]*$")
 
 
@@ -111,7 +112,8 @@ def _end_statements(lines: list[str]) -> list[str]:
         ends_paragraph = i + 1 == len(out) or not out[i + 1].strip()
         # what the reader sees of the line: an image or a line break after the words is no text
         words = _TRAILING_TAGS.sub("", line.rstrip())
-        if fenced or not words.strip() or not ends_paragraph or _BLOCK_LINE.match(line) or _ENDED.search(words):
+        seen = _MD_LINK.sub(r"\1", words)  # "[export a vault.](#export)" ends on its label's full stop
+        if fenced or not words.strip() or not ends_paragraph or _BLOCK_LINE.match(line) or _ENDED.search(seen):
             continue
         start = i
         while start > 0 and out[start - 1].strip():
@@ -324,6 +326,16 @@ def _as_item(row: str) -> str:
     return f"{indent}- {head}{colon} {rest}"
 
 
+_QUESTION_LABEL = re.compile(r"^\s*(?:#{1,6}\s+)?(?:\*\*|__)?Q\s?:", re.MULTILINE)
+_ANSWER_LABEL = re.compile(r"^(\s*)(?:\*\*|__)?(?:A|R)\s?:(?:\*\*|__)?[ \t]+(?=\S)", re.MULTILINE)
+
+
+def _answer_labels(text: str) -> str:
+    """A FAQ's "**A:**" before each answer goes when the page marks its questions "Q:": it labels
+    the paragraph, it is not part of what the answer says ("A: High availability can be…")."""
+    return _ANSWER_LABEL.sub(r"\1", text) if _QUESTION_LABEL.search(text) else text
+
+
 def _html(text: str) -> str:
     """Inline HTML → its visible text (bold/italic/code kept as Markdown, list items as items)."""
     text = _TAB_BAR.sub("\n\n", text)
@@ -408,6 +420,7 @@ def _prose(text: str, french: bool) -> str:
     text = _LIQUID_OUTPUT.sub("", text)
     text = _KRAMDOWN_ATTRS.sub("", text)
     text = _headerless_tables(text)
+    text = _answer_labels(text)
     text = _html(text)
     text = _unescape(text)
     text = _tidy(text)

@@ -161,3 +161,12 @@ def test_a_line_break_or_image_in_a_step_keeps_the_list_whole() -> None:
     clean = clean_markup(text)
     assert clean == ("1. Select **Triggers**.\n\n   Tip: For example, a weekly trigger:\n\n"
                      "2. Select **Actions**.\n   Then **New**.\n3. Select **OK**.")
+
+
+def test_a_faqs_answer_label_goes_and_a_link_ending_a_sentence_adds_no_second_full_stop() -> None:
+    faq = "### Q: Can I self-host?\n\n**A:** Yes. Self-hosting is free.\n\n#### Q: Which database?\n\nA: MSSQL.\n"
+    assert clean_markup(faq) == "### Q: Can I self-host?\n\nYes. Self-hosting is free.\n\n#### Q: Which database?\n\nMSSQL."
+    assert clean_markup("Plan A: the cheapest.\n") == "Plan A: the cheapest."  # no FAQ: nothing is a label
+    hint = ("{% callout warning %}\nTo export an Organization, follow [the export steps.](#export-an-org)\n"
+            "{% endcallout %}\n")
+    assert clean_markup(hint) == "Warning: To export an Organization, follow [the export steps.](#export-an-org)"

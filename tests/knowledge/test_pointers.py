@@ -23,6 +23,7 @@ from knowledge.pointers import strip_pointers
     # a parenthesised pointer holding a link goes whole, its closing parenthesis too
     ("To enable it, go to Settings (see [Policies](policies.md)).", "To enable it, go to Settings."),
     ("Sends expire after 7 days (see Send lifespan).", "Sends expire after 7 days."),
+    ("MSPs manage clients from the Provider Portal. Learn more here.", "MSPs manage clients from the Provider Portal."),
 ])
 def test_a_pointer_goes_and_leaves_no_fragment(text: str, expected: str) -> None:
     assert strip_pointers(text) == expected
