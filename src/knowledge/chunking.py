@@ -53,13 +53,17 @@ class Chunk:
         return f"{self.heading}\n{self.text}" if self.heading else self.text
 
 
-_EMPHASIS = re.compile(r"(?<![\w*])(\*\*|\*)(?=[^\s*])(.+?)(?<=[^\s*])\1(?![\w*])")  # not `_`: on_chat_start
+_EMPHASIS = re.compile(r"(?<![\w*])(\*\*|\*)(?=[^\s*])(.+?)(?<=[^\s*])\1(?![\w*])")
+# `_` emphasis only between non-word characters and around more than one word: `on_chat_start`
+# and `__init__` are names
+_UNDERSCORE_EMPHASIS = re.compile(r"(?<![\w_])(__|_)(?=[^\s_])([^_\n]*?\s[^_\n]*?)(?<=[^\s_])\1(?![\w_])")
 
 
 def heading_name(raw: str) -> str:
     """A heading as a person reads it: "## 1. **Présentation**" is "1. Présentation" (GitBook
     bolds headings; the markers would reach the section path, the citations and the encoder)."""
-    return " ".join(_EMPHASIS.sub(r"\2", raw).replace("**", "").split())
+    name = _UNDERSCORE_EMPHASIS.sub(r"\2", _EMPHASIS.sub(r"\2", raw)).replace("**", "")
+    return re.sub(r"^[-–•]\s+", "", " ".join(name.split()))  # "#### _- Avis externes :_": a dash is no name
 
 
 def split_sections(text: str, title: str = "") -> list[tuple[str, str]]:

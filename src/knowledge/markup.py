@@ -211,6 +211,60 @@ def _reference_links(text: str) -> str:
     return _REFERENCE_LINK.sub(link, text)
 
 
+_QUOTE = re.compile(r"^[ ]{0,3}(?:>[ ]?)+")
+_ALERT = re.compile(r"^\[!(\w+)\]\s*$")  # GitHub's "> [!NOTE]"
+_QUOTE_LABEL = re.compile(r"^(?:\*\*|__)([^*_:]{2,20}?)(?:\s*:)?(?:\*\*|__)\s*:?\s*")  # "> **Astuce** …"
+
+
+def _quote_label(word: str, french: bool) -> str | None:
+    """The label a quote's bold first word stands for ("Note", "Astuce"), if it is one."""
+    word = word.strip()
+    if word.lower() in _LABELS:
+        return _label(word.lower(), french)
+    return word if word in _FRENCH.values() or word in ("Remarque", "Avertissement") else None
+
+
+def _blockquotes(text: str, french: bool) -> str:
+    """Blockquotes read without their ">" markers (they were quoted as "> Astuce En cas…"); one
+    that opens on a GitHub alert ("[!WARNING]") or a bold label ("**Astuce**") is a callout and
+    keeps that label like the others ("Astuce : En cas…"). Code blocks are left alone."""
+    lines = text.split("\n")
+    out: list[str] = []
+    fence: str | None = None
+    i = 0
+    while i < len(lines):
+        line = lines[i]
+        match = _FENCE.match(line)
+        if fence is not None or match:
+            if fence is None:
+                fence = match.group(1) if match else None
+            elif _fence_end(line, fence):
+                fence = None
+            out.append(line)
+            i += 1
+            continue
+        if not _QUOTE.match(line):
+            out.append(line)
+            i += 1
+            continue
+        body: list[str] = []
+        while i < len(lines) and _QUOTE.match(lines[i]):
+            body.append(_QUOTE.sub("", lines[i], count=1))
+            i += 1
+        first = next((k for k, b in enumerate(body) if b.strip()), None)
+        if first is not None:
+            alert = _ALERT.match(body[first].strip())
+            bold = _QUOTE_LABEL.match(body[first].strip())
+            label = (_label(alert.group(1).lower(), french) if alert else
+                     _quote_label(bold.group(1), french) if bold else None)
+            if label:
+                rest = body[first + 1:] if alert else [body[first].strip()[bold.end():]] + body[first + 1:]
+                out.append(_labelled("\n".join(rest), label))
+                continue
+        out.extend(body)
+    return "\n".join(out)
+
+
 def _whole_page(text: str, french: bool) -> str:
     """What needs the whole page, with its code blocks and code spans set aside meanwhile:
     - callouts, hints and admonitions: a hint holding a command ("If you do, grant permission by
@@ -438,7 +492,7 @@ def clean_markup(text: str) -> str:
     """Markdown a person reads: template tags, shortcodes, admonitions, HTML and entities resolved;
     fenced code blocks kept as they are (their indentation too)."""
     french = _is_french(text)
-    text = _whole_page(text, french)
+    text = _whole_page(_blockquotes(text, french), french)
     out: list[str] = []
     prose: list[str] = []
     fence: str | None = None

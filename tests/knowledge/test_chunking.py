@@ -80,6 +80,9 @@ def test_packing_bounds_and_keeps_every_word(paragraphs: list[str], size: int, o
     ("*Optional* settings", "Optional settings"),
     ("on_chat_start", "on_chat_start"),
     ("`__init__` and 2 * 3", "`__init__` and 2 * 3"),
+    ("_- Avis externes :_", "Avis externes :"),  # GitBook: italics around a dash and a label
+    ("The __init__ file", "The __init__ file"),  # a name, not emphasis
+    ("__Bold words__ here", "Bold words here"),
 ])
 def test_headings_are_read_without_emphasis_markers(raw: str, name: str) -> None:
     assert heading_name(raw) == name

@@ -112,9 +112,13 @@ def test_nested_lists_keep_nesting_and_source_numbering() -> None:
 def test_fragment_rules_flag_markup_that_reaches_an_answer() -> None:
     for answer in ("Open Settings &rarr; Billing. [1]", "{% callout info %}Sends last 7 days. [1]",
                    "Sends last 7 days.<br> [1]", "Use the {{site.baseurl}} page. [1]",
-                   ":::note Sends last 7 days. [1]", "Export as .json files (). [1]"):
+                   ":::note Sends last 7 days. [1]", "Export as .json files (). [1]",
+                   "> Astuce Rien à faire. [1]", "> [!NOTE]\nKeys stay local. [1]", "See [Web Crypto][webcrypto]. [1]",
+                   "By default, Never.| |Maximum Access Count|Disabled after it. [1]",
+                   "Follow the instructions to export an Organization Vault.. [1]"):
         assert "markup_artifact" in fragment_reasons(answer), answer
     assert "markup_artifact" not in fragment_reasons("Run `{{ name }}` to print it. [1]")
+    assert "markup_artifact" not in fragment_reasons("Wait… then retry... Use `a || b` or 2 > 1. [1]")
 
 
 def test_a_callout_holding_a_code_block_keeps_its_label_and_its_code() -> None:
@@ -170,3 +174,14 @@ def test_a_faqs_answer_label_goes_and_a_link_ending_a_sentence_adds_no_second_fu
     hint = ("{% callout warning %}\nTo export an Organization, follow [the export steps.](#export-an-org)\n"
             "{% endcallout %}\n")
     assert clean_markup(hint) == "Warning: To export an Organization, follow [the export steps.](#export-an-org)"
+
+
+def test_blockquotes_lose_their_markers_and_a_labelled_one_is_a_callout() -> None:
+    text = ("Intro.\n\n> **Astuce** En cas d’erreur, l’usager n’a rien à faire.\n\n> [!WARNING]\n> Keys never leave\n"
+            "> the device\n\n> A plain quote.\n> > Nested.\n\n```\n> npm install\n```\n")
+    clean = clean_markup(text)
+    assert "Astuce : En cas d’erreur, l’usager n’a rien à faire." in clean
+    assert "Warning: Keys never leave\nthe device." in clean
+    assert "A plain quote.\nNested." in clean
+    assert "```\n> npm install\n```" in clean  # code is left as it is
+    assert "\n>" not in clean.replace("```\n> npm", "")
