@@ -47,9 +47,10 @@ _ENUMERATOR = re.compile(r"^(?:[A-Z]|[IVX]+|\d+(?:\.\d+)*)[.)]\s+(?=\S)")  # "F.
 
 def heading_lead(heading: str) -> str:
     """A section's name as the line that introduces what is quoted from it: "Quels clubs ?" →
-    "Quels clubs:" (never "Quels clubs ?:"), "B. Avis" → "Avis:" (the section's number or letter
+    "Quels clubs:" (never "Quels clubs ?:", nor "…domain.:"), "B. Avis" → "Avis:" (the section's number or letter
     says where it sits in its page, and "B." alone reads as a sentence); empty for no name."""
     heading = _ENUMERATOR.sub("", (heading or "").strip()).rstrip(" :?!")
+    heading = heading[:-1] if heading.endswith(".") and not heading.endswith("..") else heading  # "…domain.:"
     return f"{heading}:" if heading else ""
 
 

@@ -64,6 +64,7 @@ def test_a_passage_opening_inside_a_step_keeps_its_sub_items_apart_from_the_next
     ("IV) Payment", "Payment:"),
     ("Q. A question", "A question:"),
     ("Plan B", "Plan B:"),  # a letter that ends the name is part of it
+    ("Only allow users from a specific domain.", "Only allow users from a specific domain:"),  # not "domain.:"
 ])
 def test_a_section_number_or_letter_is_not_part_of_its_lead_in(section: str, lead: str) -> None:
     assert heading_lead(section) == lead
