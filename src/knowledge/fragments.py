@@ -74,14 +74,19 @@ _MARKUP = re.compile(
     r"\{%|%\}|\{\{|\}\}|\{:[^}]*\}|&(?:#\d+|#x[0-9a-fA-F]+|[a-zA-Z][a-zA-Z0-9]{1,31});|"
     r"</?(?:a|b|br|code|div|em|figure|figcaption|i|img|li|ol|p|pre|span|strong|sub|sup|table|td|th|tr|u|ul)\b[^<>]*>|"
     r"^\s*(?::::|!!!|\?\?\?)|(?<!\w)\(\s*\)|(?<!\w)\[\s*\]|[,;]\s*\.(?![.\w])|"
-    r"^[ ]{0,3}>\s|\[![A-Za-z]+\]|\]\[[^\]]*\]|\|\s*\||(?<=[.!?])\|(?=\s|\w)|(?<=\w)\.\.(?!\.)",
+    r"^[ ]{0,3}>\s|\[![A-Za-z]+\]|\]\[[^\]]*\]|(?<=\w)\.\.(?=[ \t]*(?:\[\d+\])?[ \t]*$)",
     re.IGNORECASE | re.MULTILINE)
 _CODE_SPAN = re.compile(r"(`+).+?\1")
+# table cells run into prose ("By default, Never.| |Maximum Access Count|…"), outside table lines
+_PIPE_DEBRIS = re.compile(r"\|[ \t]*\||(?<=[.!?])\|(?=[ \t]*\w)")
+_TABLE_LINE = re.compile(r"^[ \t]*\|")
 
 
 def has_markup(text: str) -> bool:
     """Template, HTML or entity debris outside code (fenced blocks and `code spans` are exempt)."""
-    return bool(_MARKUP.search(_CODE_SPAN.sub("code", _FENCE_BLOCK.sub("\n", text))))
+    text = _CODE_SPAN.sub("code", _FENCE_BLOCK.sub("\n", text))
+    return bool(_MARKUP.search(text)) or any(
+        _PIPE_DEBRIS.search(line) for line in text.split("\n") if not _TABLE_LINE.match(line))
 
 
 def strip_markdown(text: str) -> str:
