@@ -168,6 +168,8 @@ def split_blocks(body: str) -> list[Block]:
                 current = lines[j]
                 if _LIST_ITEM.match(current):
                     items.append(current.rstrip())
+                elif _TABLE_ROW.match(current) or _FENCE.match(current):
+                    break  # a step's table (or code) is a block of its own: joined, it read "|Option|…| |---|"
                 elif current.strip() and items and (current.startswith((" ", "\t")) or not _starts_block(current)):
                     items[-1] += " " + current.strip()  # a wrapped list item
                 elif not current.strip() and _list_goes_on(lines, j):

@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from knowledge.chunking import chunk_document, heading_name, pack, split_sections
+from knowledge.chunking import chunk_document, heading_name, pack, split_blocks, split_sections
 from relais.sentences import split_sentences
 from knowledge.loaders import Document
 
@@ -105,3 +105,12 @@ def test_a_long_paragraph_before_a_long_example_stays_a_chunk_of_its_own() -> No
     chunks = pack(f"{prose}\n\n{code}", 300, 60)
     assert not any(c.startswith("Sentence number 0") and "```" in c for c in chunks)
     assert any(c.startswith("```python") for c in chunks)
+
+
+def test_a_table_under_a_step_is_a_table_not_words_of_the_step() -> None:
+    body = ("4. Configure the following options:\n\n   |Option|Description|\n   |------|-----------|\n"
+            "   |Server Port|Port of your server.|\n5. Select **Save**.")
+    blocks = split_blocks(body)
+    assert [b.kind for b in blocks] == ["list", "table", "list"]
+    assert blocks[0].text == "4. Configure the following options:"
+    assert blocks[1].text == "|Option|Description|\n|------|-----------|\n|Server Port|Port of your server.|"
