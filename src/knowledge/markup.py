@@ -221,7 +221,7 @@ def _quote_label(word: str, french: bool) -> str | None:
     word = word.strip()
     if word.lower() in _LABELS:
         return _label(word.lower(), french)
-    return word if word in _FRENCH.values() or word in ("Remarque", "Avertissement") else None
+    return word if word in {*_FRENCH.values(), "Avertissement"} else None
 
 
 def _blockquotes(text: str, french: bool) -> str:
@@ -234,12 +234,9 @@ def _blockquotes(text: str, french: bool) -> str:
     i = 0
     while i < len(lines):
         line = lines[i]
-        match = _FENCE.match(line)
-        if fence is not None or match:
-            if fence is None:
-                fence = match.group(1) if match else None
-            elif _fence_end(line, fence):
-                fence = None
+        opening = _FENCE.match(line) if fence is None else None
+        if fence is not None or opening:
+            fence = opening.group(1) if opening else (None if _fence_end(line, fence or "") else fence)
             out.append(line)
             i += 1
             continue

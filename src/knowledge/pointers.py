@@ -35,7 +35,7 @@ def _strip_inline(text: str) -> str:
         lead = head[start:]
         if match.group(0).lstrip().startswith(",") and _LEAD_IN.match(lead) and not re.search(r"[,;:]", lead):
             head = head[:start]
-            pos = match.end() + (1 if text[match.end():match.end() + 1] in ".;" else 0)
+            pos = match.end() + (1 if text[match.end():match.end() + 1] in (".", ";") else 0)
         else:
             pos = match.end()
         out.append(head)
