@@ -16,6 +16,7 @@ from dataclasses import dataclass
 
 from knowledge.language import detect_language
 from knowledge.loaders import Document
+from knowledge.markup import TABLE_RULE
 from relais.sentences import SENTENCE_END, split_sentences
 
 _HEADING = re.compile(r"^(#{1,6})\s+(.+?)\s*#*\s*$")
@@ -125,7 +126,6 @@ class Block:
 
 _LIST_ITEM = re.compile(r"^\s*([-*+•]|\d+[.)])\s+")
 _TABLE_ROW = re.compile(r"^\s*\|.*\|\s*$")
-_TABLE_RULE = re.compile(r"^\s*\|?\s*:?-{2,}:?\s*(\|\s*:?-{2,}:?\s*)*\|?\s*$")
 # Beyond this a code block is split at blank lines (each part fenced again) — a generated file
 # pasted whole would otherwise become one chunk of megabytes.
 CODE_BLOCK_HARD_CAP = 20_000
@@ -208,7 +208,7 @@ def _starts_block(line: str) -> bool:
 def _split_table(text: str, size: int) -> list[str]:
     """Row groups of at most ~`size` chars, each repeating the header and its rule."""
     rows = text.split("\n")
-    header = rows[:2] if len(rows) > 1 and _TABLE_RULE.match(rows[1]) else rows[:0]
+    header = rows[:2] if len(rows) > 1 and TABLE_RULE.match(rows[1]) else rows[:0]
     body = rows[len(header):]
     parts, current = [], list(header)
     for row in body:

@@ -41,13 +41,14 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 
+from knowledge.markup import TABLE_RULE
+
 _CITATION = re.compile(r"\s*\[\d+(?:[,\s]+\d+)*\]")
 _FENCE_BLOCK = re.compile(r"^([ \t]*)(```|~~~)[^\n]*\n(.*?)^\1\2[ \t]*$", re.MULTILINE | re.DOTALL)
 _LIST_ITEM = re.compile(r"^\s*(?:[-*+•]|\d+[.)])\s+")
 _HEADED = re.compile(r"^[^\s:][^:]{0,60}:\s+\S")  # "Premium: $25/month" — a label and its value
 _SENTENCE_SPLIT = re.compile(r"(?<=[.!?…])[\"'»)\]]*\s+(?=[\"'«(\[]?[A-ZÀ-ÖØ-Þ0-9*•])")
 _NAME_SPAN = re.compile(r"`@?[\w.]+`")  # a bare name in a code span: a name in a sentence, not a code line
-_TABLE_RULE = re.compile(r"^\s*\|?\s*:?-{2,}:?\s*(\|\s*:?-{2,}:?\s*)*\|?\s*$")
 
 DANGLING_EN = frozenset("it this that these those they them its their he she his her such".split())
 DANGLING_FR = frozenset(
@@ -106,7 +107,7 @@ def _table_rows(passages: Iterable[str]) -> list[list[str]]:
     rows = []
     for passage in passages:
         for line in passage.splitlines():
-            if line.strip().startswith("|") and not _TABLE_RULE.match(line):
+            if line.strip().startswith("|") and not TABLE_RULE.match(line):
                 cells = [strip_markdown(c).strip() for c in line.strip().strip("|").split("|")]
                 cells = [c for c in cells if c]
                 if len(cells) >= 2:

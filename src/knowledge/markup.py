@@ -227,21 +227,13 @@ def _quote_label(word: str, french: bool) -> str | None:
 def _blockquotes(text: str, french: bool) -> str:
     """Blockquotes read without their ">" markers (they were quoted as "> Astuce En cas…"); one
     that opens on a GitHub alert ("[!WARNING]") or a bold label ("**Astuce**") is a callout and
-    keeps that label like the others ("Astuce : En cas…"). Code blocks are left alone."""
+    keeps that label like the others ("Astuce : En cas…"). Runs with code set aside (`_whole_page`)."""
     lines = text.split("\n")
     out: list[str] = []
-    fence: str | None = None
     i = 0
     while i < len(lines):
-        line = lines[i]
-        opening = _FENCE.match(line) if fence is None else None
-        if fence is not None or opening:
-            fence = opening.group(1) if opening else (None if _fence_end(line, fence or "") else fence)
-            out.append(line)
-            i += 1
-            continue
-        if not _QUOTE.match(line):
-            out.append(line)
+        if not _QUOTE.match(lines[i]):
+            out.append(lines[i])
             i += 1
             continue
         body: list[str] = []
@@ -264,6 +256,7 @@ def _blockquotes(text: str, french: bool) -> str:
 
 def _whole_page(text: str, french: bool) -> str:
     """What needs the whole page, with its code blocks and code spans set aside meanwhile:
+    - blockquotes (a callout may be written as one);
     - callouts, hints and admonitions: a hint holding a command ("If you do, grant permission by
       running:" then a fence) was cut in two at the fence, so its tags were dropped as unknown and
       its label lost; a page may also quote `{% hint %}` in a code span;
@@ -276,7 +269,7 @@ def _whole_page(text: str, french: bool) -> str:
         return f"\x02{len(spans) - 1}\x03"
 
     text = _CODE_SPAN.sub(keep, text)
-    text = _admonitions(_liquid_blocks(text, french), french)
+    text = _admonitions(_liquid_blocks(_blockquotes(text, french), french), french)
     text = _reference_links(text)
     text = re.sub(r"\x02(\d+)\x03", lambda m: spans[int(m.group(1))], text)
     return _put_fences_back(text, blocks)
@@ -331,7 +324,9 @@ def _admonitions(text: str, french: bool) -> str:
 
 
 _TABLE_LINE = re.compile(r"^\s*\|.*\|")  # a table's first row: a pipe first and another after
-_TABLE_RULE = re.compile(r"^\s*\|?\s*:?-+:?\s*(?:\|\s*:?-+:?\s*)*\|?\s*$")
+# a table's header rule ("|---|:--:|", "|-|--|": GFM asks one dash per cell); chunking, passage units
+# and the fragment rules read tables with it too
+TABLE_RULE = re.compile(r"^\s*\|?\s*:?-+:?\s*(?:\|\s*:?-+:?\s*)*\|?\s*$")
 _CELL_SPLIT = re.compile(r"(?<!\\)\|")
 
 
@@ -344,7 +339,7 @@ def _headerless_tables(text: str) -> str:
     out: list[str] = []
     i = 0
     while i < len(lines):
-        if not _TABLE_LINE.match(lines[i]) or _TABLE_RULE.match(lines[i]):
+        if not _TABLE_LINE.match(lines[i]) or TABLE_RULE.match(lines[i]):
             out.append(lines[i])
             i += 1
             continue
@@ -353,7 +348,7 @@ def _headerless_tables(text: str) -> str:
             end += 1
         run = lines[i:end]
         following = lines[end] if end < len(lines) else ""
-        if any(_TABLE_RULE.match(line) for line in run) or _TABLE_RULE.match(following):
+        if any(TABLE_RULE.match(line) for line in run) or TABLE_RULE.match(following):
             out.extend(run)
         else:
             out.extend(_as_item(line) for line in run)
@@ -364,7 +359,7 @@ def _headerless_tables(text: str) -> str:
 def _as_item(row: str) -> str:
     indent = row[: len(row) - len(row.lstrip())]
     body = row.strip()
-    body = body[1:] if body.startswith("|") else body
+    body = body.removeprefix("|")
     body = body[:-1] if body.endswith("|") and not body.endswith("\\|") else body
     cells = [c.strip() for c in _CELL_SPLIT.split(body)]
     cells = [c for c in cells if c]
@@ -489,7 +484,7 @@ def clean_markup(text: str) -> str:
     """Markdown a person reads: template tags, shortcodes, admonitions, HTML and entities resolved;
     fenced code blocks kept as they are (their indentation too)."""
     french = _is_french(text)
-    text = _whole_page(_blockquotes(text, french), french)
+    text = _whole_page(text, french)
     out: list[str] = []
     prose: list[str] = []
     fence: str | None = None
@@ -503,7 +498,7 @@ def clean_markup(text: str) -> str:
             continue
         if fence is not None:
             out.append(line)
-            if match and match.group(1) == fence and line.strip().strip(fence[0]) == "":
+            if _fence_end(line, fence):
                 fence = None
             continue
         prose.append(line)

@@ -22,11 +22,11 @@ import re
 from dataclasses import dataclass, field
 
 from knowledge.fragments import is_label, opens_on_name
+from knowledge.markup import TABLE_RULE
 from relais.sentences import split_sentences
 
 _FENCE = re.compile(r"^\s*(```|~~~)")
 _LIST = re.compile(r"^(\s*)([-*+•]|\d+[.)])\s+(.*)$")
-_TABLE_RULE = re.compile(r"^\s*\|?\s*:?-{2,}:?\s*(\|\s*:?-{2,}:?\s*)*\|?\s*$")
 _SYMBOL_SPAN = re.compile(r"`([^\w\s`]{1,3})`")  # a code span holding only a symbol or two
 _LINK = re.compile(r"\[([^\]]+)\]\(([^)\s]+)(?:\s+\"[^\"]*\")?\)")
 
@@ -112,7 +112,7 @@ class _Builder:
         self.block += 1
 
     def table(self, lines: list[str]) -> None:
-        rows = [line for line in lines if not _TABLE_RULE.match(line)]
+        rows = [line for line in lines if not TABLE_RULE.match(line)]
         if not rows:
             return
         header = _cells(rows[0])
