@@ -75,7 +75,8 @@ _MARKUP = re.compile(
     r"\{%|%\}|\{\{|\}\}|\{:[^}]*\}|&(?:#\d+|#x[0-9a-fA-F]+|[a-zA-Z][a-zA-Z0-9]{1,31});|"
     r"</?(?:a|b|br|code|div|em|figure|figcaption|i|img|li|ol|p|pre|span|strong|sub|sup|table|td|th|tr|u|ul)\b[^<>]*>|"
     r"^\s*(?::::|!!!|\?\?\?)|(?<!\w)\(\s*\)|(?<!\w)\[\s*\]|[,;]\s*\.(?![.\w])|"
-    r"^[ ]{0,3}>\s|\[![A-Za-z]+\]|\]\[[^\]]*\]|(?<=\w)\.\.(?=[ \t]*(?:\[\d+\])?[ \t]*$)",
+    r"^[ ]{0,3}>\s|\[![A-Za-z]+\]|\]\[[^\]]*\]|(?<=\w)\.\.(?=[ \t]*(?:\[\d+\])?[ \t]*$)|"
+    r"\\[!-/:-@\[-`{-~]",  # a Markdown escape left in prose ("démarche \\=> reprenez")
     re.IGNORECASE | re.MULTILINE)
 _CODE_SPAN = re.compile(r"(`+).+?\1")
 # table cells run into prose ("By default, Never.| |Maximum Access Count|…"), outside table lines

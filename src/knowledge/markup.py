@@ -58,7 +58,7 @@ _HTML_ELEMENTS = (
 ).split()
 _TAG = re.compile(r"</?(" + "|".join(_HTML_ELEMENTS) + r")\b(?:[^<>\"']|\"[^\"]*\"|'[^']*')*/?>", re.IGNORECASE)
 _ENTITY = re.compile(r"&(?:#\d+|#x[0-9a-fA-F]+|[a-zA-Z][a-zA-Z0-9]{1,31});")
-_BACKSLASH_ESCAPE = re.compile(r"\\([\\`*_{}\[\]()#+\-.!|>~])")
+_BACKSLASH_ESCAPE = re.compile(r"\\([!-/:-@\[-`{-~])")  # CommonMark: any ASCII punctuation ("\\=>", "\\<")
 
 
 def _label(kind: str, french: bool) -> str:
@@ -87,6 +87,8 @@ def _labelled(body: str, label: str, title: str = "") -> str:
         return ""
     lines = _end_statements(lines)
     first = lines[0].strip()
+    if not title and re.match(rf"^[*_]*{re.escape(label)}(?![\w'’])", first, re.IGNORECASE):
+        return "\n\n" + "\n".join(lines) + "\n\n"  # "Attention, le jeton…" says its label already
     if re.match(r"^(?:[-*+•]|\d+[.)]|#{1,6})\s|^\||^\x04", first):
         return f"\n\n{head}{sep}\n" + "\n".join(line.strip() if i == 0 else line for i, line in enumerate(lines)) + "\n\n"
     return f"\n\n{head}{sep} {first}\n" + "\n".join(lines[1:]) + "\n\n"

@@ -78,6 +78,14 @@ def test_docusaurus_and_mkdocs_admonitions() -> None:
     assert ":::" not in clean and "!!!" not in clean and clean.endswith("After.")
 
 
+def test_every_ascii_punctuation_escape_is_read_as_its_character() -> None:
+    clean = clean_markup(r"""* Nom de la démarche \=> reprenez-le
+* Un \"arrêté\" \& \<date\> \: fin
+""")
+    assert "Nom de la démarche => reprenez-le" in clean
+    assert 'Un "arrêté" & <date> : fin' in clean
+
+
 def test_inline_html_entities_and_escapes() -> None:
     text = (
         "<ul class=\"nav nav-tabs\"><li><a class=\"nav-link\">Web Vault</a></li></ul>\n"
@@ -115,10 +123,12 @@ def test_fragment_rules_flag_markup_that_reaches_an_answer() -> None:
                    ":::note Sends last 7 days. [1]", "Export as .json files (). [1]",
                    "> Astuce Rien à faire. [1]", "> [!NOTE]\nKeys stay local. [1]", "See [Web Crypto][webcrypto]. [1]",
                    "By default, Never.| |Maximum Access Count|Disabled after it. [1]",
-                   "Follow the instructions to export an Organization Vault.. [1]"):
+                   "Follow the instructions to export an Organization Vault.. [1]",
+                   "- Nom de la démarche \\=> vous pouvez la reprendre. [1]"):
         assert "markup_artifact" in fragment_reasons(answer), answer
     assert "markup_artifact" not in fragment_reasons("Run `{{ name }}` to print it. [1]")
     assert "markup_artifact" not in fragment_reasons("Wait… then retry... Use `a || b` or 2 > 1. [1]")
+    assert "markup_artifact" not in fragment_reasons("Run `C:\\Tools\\bw.exe \\--help` from C:\\Users. [1]")
 
 
 def test_a_callout_holding_a_code_block_keeps_its_label_and_its_code() -> None:
@@ -133,6 +143,15 @@ def test_a_callout_holding_a_code_block_keeps_its_label_and_its_code() -> None:
     assert "Tip — Script it: Run:\n\n```bash\nbw sync\n  --force\n```" in clean  # dedented with its body
     for debris in ("callout", "endhint", ":::", "!!!"):
         assert debris not in clean
+
+
+def test_a_callout_that_opens_on_its_label_is_not_labelled_twice() -> None:
+    french = clean_markup('{% hint style="danger" %}\nAttention, le jeton n\'est affiché qu\'à la création !\n{% endhint %}\n')
+    assert french.strip() == "Attention, le jeton n'est affiché qu'à la création !"
+    english = clean_markup("{% callout warning %}**Warning**: keep it safe.{% endcallout %}\n")
+    assert english.strip() == "**Warning**: keep it safe."
+    assert clean_markup("{% callout warning %}Warnings stay in the log.{% endcallout %}\n").strip() == (
+        "Warning: Warnings stay in the log.")  # another word that starts alike is no label
 
 
 def test_a_template_tag_quoted_in_a_code_span_is_not_a_callout() -> None:
