@@ -449,6 +449,7 @@ def compose(question: str, hits: list[Hit], embedder: Any, cache_dir: Path, *, k
         if _is_block(c):
             budget = min(budget, 2)
     chosen = _focused(chosen, candidates, scorer)
+    chosen = _spans(chosen, candidates, kind)
     if kind == YESNO:  # the unit that says yes or no: it says "no X"/"free" about what was asked, from the
         # best-retrieved article, with most of the question's words
         pool = [int(i) for i in order if candidates[i].score >= YESNO_RATIO * best.score
@@ -485,6 +486,34 @@ def _focused(chosen: list[int], candidates: list[_Candidate], scorer: _Scorer) -
         if naming:
             chosen = [i for i in chosen if candidates[i].hit.source in naming]
     return chosen
+
+
+_IMPERATIVE = re.compile(r"^(?:[A-ZÀ-Ý][a-zà-ÿ]+ez\b|[A-Z][a-z]+(?<!s) (?:the|your|a|an|on|to|in|into)\b)")
+
+
+def _spans(chosen: list[int], candidates: list[_Candidate], kind: str) -> list[int]:
+    """For a how-to question, the sentences a reader needs between and after the chosen ones: a
+    sentence lying between two chosen sentences of one paragraph (quoting the first and third
+    skipped the one that acts: "…partager votre démarche. [À cette fin, cliquez sur « Envoyer une
+    copie ».] Il faut…"), and the instruction right after the best sentence ("…il est possible de
+    repasser le dossier en instruction." → "Cliquez sur le bouton « Repasser en instruction »")."""
+    if kind != HOWTO:
+        return chosen
+    at = {(c.hit.source, c.hit.chunk_index, c.order): i for i, c in enumerate(candidates)
+          if c.unit.kind == "sentence"}
+    added: list[int] = []
+    for i in chosen:
+        c = candidates[i]
+        if c.unit.kind != "sentence":
+            continue
+        key = (c.hit.source, c.hit.chunk_index)
+        middle, after = at.get((*key, c.order + 1)), at.get((*key, c.order + 2))
+        if middle is not None and middle not in chosen and after in chosen:
+            added.append(middle)
+        elif (i == chosen[0] and middle is not None and middle not in chosen
+              and _IMPERATIVE.match(candidates[middle].unit.text)):
+            added.append(middle)
+    return chosen + [i for i in dict.fromkeys(added)]
 
 
 def _latest_versions(candidates: list[_Candidate]) -> None:

@@ -113,9 +113,10 @@ NO = {"en": "No.", "fr": "Non."}
 def question_kind(question: str) -> str:
     """`howto`, `yesno` or `other`."""
     text = question.strip()
-    if _HOWTO.match(text):
+    # the question proper: after a leading statement ("I paid …: can I …?", "Je me suis trompé…,
+    # comment annuler ?", "Users get signed back in. How do I make them log in again?")
+    if _HOWTO.match(text) or _HOWTO.match(re.split(r"(?<=[.:;,])\s+(?=[^.:;,]*\?\s*$)", text)[-1]):
         return HOWTO
-    # the question proper: after a leading statement ("I paid …: can I …?")
     tail = re.split(r"[:;,]\s+(?=\w+[^:;,]*\?\s*$)", text)[-1]
     first = (words(tail) or [""])[0]
     if first in _EN_AUX:

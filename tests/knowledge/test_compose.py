@@ -126,6 +126,9 @@ def test_unrelated_question_is_not_found(answer) -> None:
     ("Can I pause my plan?", YESNO), ("Puis-je geler mon abonnement ?", YESNO),
     ("Est-ce que je paie pendant la suspension ?", YESNO), ("Le support répond-il par téléphone ?", YESNO),
     ("How much is Premium?", OTHER), ("Combien coûte le forfait ?", OTHER),
+    ("Je me suis trompé en rejetant un dossier, comment annuler ma décision ?", HOWTO),
+    ("Users are signed straight back in after logging out. How do I make them log in again?", HOWTO),
+    ("I paid the yearly price and quit after three months: how much comes back?", OTHER),
 ])
 def test_question_kind(question: str, kind: str) -> None:
     assert question_kind(question) == kind

@@ -72,3 +72,26 @@ def test_an_item_is_quoted_under_its_section(answer) -> None:
 def test_a_label_is_not_quoted(answer) -> None:
     result = answer("Can I talk to a human?", [hit(CHAT, "support.md", "Contact support", "In-app chat")])
     assert "Chat with us" in result.text and "The fastest way" not in result.text
+
+
+HAND_OVER = ("You can hand your form over to a colleague who is also an administrator. For this, pick the tab "
+             "labelled Send a copy in your profile. The colleague must already have an administrator account to "
+             "receive the form you hand over. Instructors are added from the groups page. The logo is changed in "
+             "the Presentation tab.")
+REOPEN = ("Once a decision is made by mistake, you can move the file back to review. Click the status button at "
+          "the top right of the screen, then click **Back to review**. The applicant is told by email. Decisions "
+          "can carry a justification file.")
+
+
+def test_a_how_to_answer_keeps_the_sentence_between_two_it_quotes(answer) -> None:
+    result = answer("How do I hand my form over to a colleague?",
+                    [hit(HAND_OVER, "admin.md", "Administrator guide", "Forms")])
+    assert "You can hand your form over" in result.text and "must already have an administrator account" in result.text
+    assert "pick the tab labelled Send a copy" in result.text  # not the first and third without the one that acts
+
+
+def test_a_how_to_answer_goes_on_to_the_instruction_after_its_best_sentence(answer) -> None:
+    result = answer("I rejected a file by mistake, how do I undo my decision?",
+                    [hit(REOPEN, "review.md", "Reviewing files", "Moving a file back to review")])
+    assert "move the file back to review" in result.text
+    assert "Click the status button" in result.text and "Back to review" in result.text
