@@ -35,6 +35,7 @@ from knowledge.passage_units import units_of
 
 MIN_KNOWN_SHARE = 0.15  # idf-weighted share of the question's content stems the base must hold
 NAME_RELATED = 0.2  # encoder cosine from which a passage speaks of a missing name ("Christmas" ~ "December 25")
+MIN_PREFIX = 5  # a name's stem this long that starts a word of the base names that word ("postgr")
 NAME_PULL = 0.1  # …and how much closer to the question the name brings that passage sentence
 _WORD = re.compile(r"[^\W\d_][\w'’-]*", re.UNICODE)
 _ELISION = re.compile(r"^(?:[a-zA-Z]|qu|jusqu|lorsqu|puisqu)['’]", re.IGNORECASE)
@@ -71,11 +72,12 @@ def _names(question: str) -> list[str]:
 def _known(index: Any, word: str, languages: list[str]) -> bool:
     """Whether the base holds `word`'s stems. A contraction's letter ("Let's") is no part of it,
     and a word that is only a function word in some language ("Your" in a title-cased question)
-    names nothing: the index keeps no stop words, so both had read as names the base lacks."""
+    names nothing: the index keeps no stop words, so both had read as names the base lacks. A
+    name the base writes longer ("Postgres" for its "PostgreSQL") is known too."""
     parts = [p for p in re.split(r"[-'’]", fold_accents(word.lower())) if len(p) > 1]
     for lang in languages:
         stems = [s for p in parts for s in analyse(p, lang, index.params.stopwords)]
-        if all(index.has_token(s) for s in stems):
+        if all(index.has_token(s) or (len(s) >= MIN_PREFIX and index.has_prefix(s)) for s in stems):
             return True
     return False
 

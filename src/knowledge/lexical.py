@@ -12,6 +12,8 @@ saved under `settings.lexical_dir`, tagged with a fingerprint of the chunk ids i
 
 from __future__ import annotations
 
+import bisect
+
 import hashlib
 import json
 import re
@@ -129,6 +131,7 @@ class LexicalIndex:
         self._matrix = csc_matrix((scores["data"], scores["indices"], scores["indptr"]), shape=shape)
         self._rows = None
         self._vocab = retriever.vocab_dict
+        self._sorted_vocab: list[str] | None = None  # built on the first `has_prefix`
 
     @classmethod
     def build(cls, ids: Sequence[str], texts: Sequence[str], languages: Sequence[str],
@@ -203,6 +206,14 @@ class LexicalIndex:
         tid = self._vocab.get(token)
         indptr = self._matrix.indptr
         return tid is not None and tid + 1 < len(indptr) and int(indptr[tid + 1] - indptr[tid]) > 0
+
+    def has_prefix(self, stem: str) -> bool:
+        """Whether some indexed chunk holds a token that starts with `stem` ("postgr" for the
+        base's "postgresql"): a short name for a longer one the documents use."""
+        if self._sorted_vocab is None:
+            self._sorted_vocab = sorted(t for t in self._vocab if self.has_token(t))
+        at = bisect.bisect_left(self._sorted_vocab, stem)
+        return at < len(self._sorted_vocab) and self._sorted_vocab[at].startswith(stem)
 
     def idf(self, token: str) -> float:
         """BM25 idf of `token` in this index; a token the index lacks gets the highest idf."""

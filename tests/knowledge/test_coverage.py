@@ -46,6 +46,13 @@ def test_contractions_and_function_words_in_a_title_cased_question_are_not_names
     assert question_coverage("Renew Your Certbot Certificate", index).missing_names == ("Certbot",)
 
 
+def test_a_short_name_for_a_longer_one_the_base_writes_is_known() -> None:
+    index = LexicalIndex.build(["c0"], ["The data layer was tested on PostgreSQL and Kubernetes."], ["en"])
+    assert question_coverage("How do I connect the data layer to Postgres?", index).covered  # "PostgreSQL"
+    assert question_coverage("Does the data layer run on Kube?", index).missing_names == ("Kube",)  # 4 letters: too short
+    assert question_coverage("Does the data layer run on Postgraduate servers?", index).missing_names == ("Postgraduate",)
+
+
 def test_a_missing_name_the_passages_speak_of_in_other_words_is_not_a_missing_subject(tmp_path) -> None:
     from knowledge.coverage import names_spoken_of
     from relais.embeddings import get_embedder
