@@ -14,6 +14,10 @@ frequencies), no word lists:
   ~0.25-0.3 against unrelated text on MiniLM ("Norton" ~ "Log in to your Web Vault"), so the
   first test alone lets brands through; the second asks whether the name is what makes the
   passage fit (measured: passages about the name gain ~0.16, near-domain brands ≤ 0.07);
+- a name of known words the base never writes together: two or more capitalised words in a row
+  ("Apple Watch", "France Travail") whose phrase no chunk's title, section or text holds, where
+  the base says "Apple" and "watch" apart; then judged like a missing name (title-cased
+  questions are left out: there every word is capitalised);
 - most of the question's content missing: the idf-weighted share of its content stems that
   some document holds is below `MIN_KNOWN_SHARE` (a stem no document holds weighs the most, as
   the rarest word does), e.g. "Do you have a sauna?" on a base that never says "sauna".
@@ -82,10 +86,36 @@ def _known(index: Any, word: str, languages: list[str]) -> bool:
     return False
 
 
+def _name_phrases(question: str, names: list[str]) -> list[list[str]]:
+    """Runs of two or more capitalised words holding a name ("Apple Watch", "France Travail");
+    none in a title-cased question, where most words are capitalised."""
+    words = [(m.group(0), m.start(), m.end()) for m in _WORD.finditer(question)]
+    if sum(w[0][0].isupper() for w in words) > 0.6 * len(words):
+        return []
+    runs: list[list[str]] = []
+    previous_end, previous_upper = -2, False
+    for word, start, end in words:  # a sentence's first word is capitalised for grammar: no run opens on it
+        upper = word[0].isupper() and not _SENTENCE_START.search(question[:start])
+        if upper and previous_upper and question[previous_end:start] in (" ", "-"):
+            runs[-1].append(word)
+        elif upper:
+            runs.append([word])
+        previous_end, previous_upper = end, upper
+    return [r for r in runs if len(r) >= 2 and any(w in names for w in r)]
+
+
+def _phrase(words: list[str]) -> re.Pattern[str]:
+    """The words in this order, each with an ending of a few letters ("Apple Watches")."""
+    return re.compile(r"(?<!\w)" + r"[\s-]+".join(re.escape(w.lower()) + r"\w{0,3}" for w in words) + r"(?!\w)")
+
+
 def question_coverage(question: str, index: Any) -> Coverage:
     """How much of `question` the base behind `index` (a `LexicalIndex`) mentions."""
     languages = sorted(index.languages or ["en"], key=lambda lang: lang != detect_language(question))
-    missing = tuple(w for w in _names(question) if not _known(index, w, languages))
+    names = _names(question)
+    missing = tuple(w for w in names if not _known(index, w, languages))
+    if not missing and hasattr(index, "mentions"):  # each word known, but the name they make?
+        missing = tuple(" ".join(run) for run in _name_phrases(question, names) if not index.mentions(_phrase(run)))
     tokens = set(analyse(question, languages[0], index.params.stopwords))
     if not tokens:
         return Coverage(missing, 1.0)

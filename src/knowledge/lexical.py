@@ -132,6 +132,7 @@ class LexicalIndex:
         self._rows = None
         self._vocab = retriever.vocab_dict
         self._sorted_vocab: list[str] | None = None  # built on the first `has_prefix`
+        self._all_text: str | None = None  # built on the first `mentions`
 
     @classmethod
     def build(cls, ids: Sequence[str], texts: Sequence[str], languages: Sequence[str],
@@ -206,6 +207,16 @@ class LexicalIndex:
         tid = self._vocab.get(token)
         indptr = self._matrix.indptr
         return tid is not None and tid + 1 < len(indptr) and int(indptr[tid + 1] - indptr[tid]) > 0
+
+    def mentions(self, pattern: re.Pattern[str]) -> bool:
+        """Whether some chunk's title, section or text (lower case, from `payloads`) matches `pattern`: a
+        phrase the stems alone cannot tell ("apple watch" where the base says "Apple" and "watch")."""
+        if self.payloads is None:
+            return True  # no texts kept: nothing to tell
+        if self._all_text is None:
+            self._all_text = "\n".join(f"{p.get('title', '')}\n{p.get('section', '')}\n{p.get('text', '')}".lower()
+                                       for p in self.payloads or [])
+        return pattern.search(self._all_text) is not None
 
     def has_prefix(self, stem: str) -> bool:
         """Whether some indexed chunk holds a token that starts with `stem` ("postgr" for the

@@ -53,6 +53,24 @@ def test_a_short_name_for_a_longer_one_the_base_writes_is_known() -> None:
     assert question_coverage("Does the data layer run on Postgraduate servers?", index).missing_names == ("Postgraduate",)
 
 
+def test_a_name_of_known_words_the_base_never_writes_together_is_missing() -> None:
+    texts = ["Sign in with your Apple ID. Watch the sync icon while the Web Vault loads.",
+             "Prenez rendez-vous sur RDV Service Public. La France compte 101 départements ; le travail est déclaré. "
+             "Importez le Keychain du Mac."]
+    index = LexicalIndex.build(["c0", "c1"], texts, ["en", "fr"], payloads=[
+        {"text": texts[0], "title": "Sign in", "section": ""},
+        {"text": texts[1], "title": "Rendez-vous", "section": "Mac Keychain"}])
+    assert question_coverage("Can I check my vault from my Apple Watch?", index).missing_names == ("Apple Watch",)
+    assert question_coverage("Comment m'inscrire à France Travail ?", index).missing_names == ("France Travail",)
+    assert question_coverage("Avec quel compte aller sur RDV Service Public ?", index).covered
+    assert question_coverage("How do I open the Web Vault from my Apple ID?", index).covered
+    assert question_coverage("Can I import from the Mac Keychain?", index).covered  # a section's name
+    assert question_coverage("Apple Watch support?", index).covered  # a sentence's first word opens no name
+    assert question_coverage("Check Your Vault From The Apple Watch", index).covered  # title case: no phrase read
+    unkept = LexicalIndex.build(["c0"], texts[:1], ["en"])  # no payloads: nothing to tell
+    assert question_coverage("Can I check my vault from my Apple Watch?", unkept).covered
+
+
 def test_a_missing_name_the_passages_speak_of_in_other_words_is_not_a_missing_subject(tmp_path) -> None:
     from knowledge.coverage import names_spoken_of
     from relais.embeddings import get_embedder
