@@ -123,7 +123,7 @@ def _usable(unit: Unit) -> bool:
     if unit.kind == "item":
         link_only = any(unit.text.rstrip(".") == label for label, _ in unit.links)  # "- [Refunds](refunds.md)"
         return len(unit.text.split()) >= 2 and not is_pointer(unit) and not link_only
-    return True
+    return not is_pointer(unit)  # a list of links under "Read more:"
 
 
 def _titles(kb: Any) -> set[str]:

@@ -55,6 +55,9 @@ def strip_pointers(text: str) -> str:
 
 
 def is_pointer(unit: Unit) -> bool:
+    """A "See X" sentence or item, or an item or list under a pointer lead-in ("Read more:")."""
+    if unit.kind in ("item", "list") and unit.lead and POINTER.match(unit.lead.lstrip("(- ")):
+        return True
     return unit.kind in ("sentence", "item") and bool(POINTER.match(unit.text.lstrip("(- ")))
 
 

@@ -32,3 +32,16 @@ def test_a_pointer_goes_and_leaves_no_fragment(text: str, expected: str) -> None
 def test_text_without_a_pointer_is_unchanged() -> None:
     text = "For example, a Send can be opened 3 times."
     assert strip_pointers(text) == text
+
+
+def test_items_and_lists_under_a_pointer_lead_in_are_pointers() -> None:
+    from knowledge.passage_units import units_of
+    from knowledge.pointers import is_pointer
+
+    units = units_of("Audits run yearly.\n\nRead more:\n- [Security FAQs](faqs.md)\n"
+                     "- [Security and Compliance Assessments, Reviews, PenTesting](#audits)\n\n"
+                     "Steps:\n- Open the Admin Console\n- Select Reports\n")
+    pointed = [u for u in units if u.kind in ("item", "list") and "Security" in u.text]
+    steps = [u for u in units if u.kind in ("item", "list") and "Admin Console" in u.text]
+    assert pointed and all(is_pointer(u) for u in pointed)
+    assert steps and not any(is_pointer(u) for u in steps)
