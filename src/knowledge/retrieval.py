@@ -58,6 +58,7 @@ from relais.embeddings import Embedder, get_embedder
 
 MODES = ("dense", "bm25", "hybrid")
 RUNNERS_UP = 3  # chunks ranked right behind a search's hits, kept for the answer composer
+DENSE_RUNNERS_UP = 3  # …and the chunks closest to the question by the encoder alone, when fusion left them out
 RUNNERS_UP_MEMORY = 256  # questions whose runners-up are remembered (the latest ones)
 
 
@@ -278,8 +279,8 @@ class KnowledgeBase:
         """The chunks fusion ranked right behind the last search's hits for `query` (at most
         `RUNNERS_UP`), whether the relevance bar dropped them or `top_k` cut them: a long list
         (a CLI's options, a FAQ page) reads far from any one question as a whole, and the
-        answer composer reads its units one by one. Then the chunk closest to the question by
-        the encoder alone, when fusion left it out: shared words (a question's "files",
+        answer composer reads its units one by one. Then the `DENSE_RUNNERS_UP` chunks closest to the
+        question by the encoder alone, when fusion left them out: shared words (a question's "files",
         "attached") can outvote the article that answers in other words ("Files will not be
         deleted" under Premium renewal). Empty for a question not searched."""
         query = (query or "").strip()[: self.settings.max_question_chars]
@@ -315,7 +316,7 @@ class KnowledgeBase:
         with tracing.span("fusion", mode=mode):
             fused = self._fuse(mode, dense, lexical)
         cosines = dict(dense)  # the question's own cosine, for the relevance bar
-        closest = max(dense, key=dense.__getitem__, default=None)  # the best match by meaning alone
+        closest = sorted(dense, key=dense.__getitem__, reverse=True)[:DENSE_RUNNERS_UP]  # best by meaning alone
         if mode == "hybrid" and cfg.feedback_docs > 0 and fused and qvec is not None and cross is None:
             dense, lexical = self._feedback(query, qvec, fused, dense, lexical, depth, key, payloads)
             fused = self._fuse(mode, dense, lexical)
@@ -343,8 +344,8 @@ class KnowledgeBase:
 
         kept = ranked[:top_k]
         runners = [k for k in behind if k not in kept][:RUNNERS_UP]
-        if closest is not None and closest not in kept and closest not in runners:
-            runners.append(closest)  # words can outvote meaning in fusion: the composer still reads it
+        # words can outvote meaning in fusion: the composer still reads the closest chunks by meaning
+        runners += [k for k in closest if k not in kept and k not in runners]
         return [hit(k) for k in kept], [hit(k) for k in runners]
 
     def _dense(self, qvec: np.ndarray, depth: int, key: Callable[[dict[str, Any]], str],
