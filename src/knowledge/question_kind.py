@@ -23,6 +23,7 @@ _HOWTO = re.compile(
     r"comment\b(?!\s+(?:ça|ca)\s+marche)|que\s+faire\s+pour\b|quelles?\s+sont\s+les\s+[ée]tapes\b|"
     r"show\s+me\s+how\b|explain\s+how\b)",
     re.IGNORECASE)
+_HOW_ALONE = re.compile(r"[?.!]\s+(?:and\s+|so\s+|et\s+|alors\s+)?(?:how|comment)\s*(?:\?|$)", re.IGNORECASE)
 _EN_AUX = frozenset(
     "can could is are do does did will would should shall may am was were has have must".split())
 _FR_WH = re.compile(r"^\s*(?:combien|comment|quand|o[uù]|quel|quelle|quels|quelles|pourquoi|qui|que|qu['’]|quoi|"
@@ -116,6 +117,8 @@ def question_kind(question: str) -> str:
     # the question proper: after a leading statement ("I paid …: can I …?", "Je me suis trompé…,
     # comment annuler ?", "Users get signed back in. How do I make them log in again?")
     if _HOWTO.match(text) or _HOWTO.match(re.split(r"(?<=[.:;,])\s+(?=[^.:;,]*\?\s*$)", text)[-1]):
+        return HOWTO
+    if _HOW_ALONE.search(text):  # "Can I get a new key without a new password? How?"
         return HOWTO
     tail = re.split(r"[:;,]\s+(?=\w+[^:;,]*\?\s*$)", text)[-1]
     first = (words(tail) or [""])[0]

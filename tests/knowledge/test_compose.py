@@ -129,6 +129,8 @@ def test_unrelated_question_is_not_found(answer) -> None:
     ("Je me suis trompé en rejetant un dossier, comment annuler ma décision ?", HOWTO),
     ("Users are signed straight back in after logging out. How do I make them log in again?", HOWTO),
     ("I paid the yearly price and quit after three months: how much comes back?", OTHER),
+    ("Can I get a new encryption key without a new password? How?", HOWTO),
+    ("Puis-je changer de forfait en cours de mois ? Et comment ?", HOWTO),
 ])
 def test_question_kind(question: str, kind: str) -> None:
     assert question_kind(question) == kind
