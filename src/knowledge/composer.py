@@ -48,7 +48,7 @@ from knowledge.embedding_cache import embed_texts
 from knowledge.fragments import opens_on_pronoun, refers_back, starts_lower
 from knowledge.language import detect_language
 from knowledge.lexical import analyse_query
-from knowledge.list_context import gather_lists, heading_lead, heading_of, render_item, whole_steps
+from knowledge.list_context import gather_lists, heading_lead, heading_of, lead_in, render_item, whole_steps
 from knowledge.passage_units import Unit, capitalise, units_of
 from knowledge.pointers import is_pointer, pointer_targets, strip_pointers
 from knowledge.polarity import answer_polarity
@@ -270,8 +270,9 @@ def _render(c: _Candidate, quoted: set[str]) -> str:
     if unit.kind == "row":
         return unit.text
     if unit.kind == "item":  # under its lead-in, a step with its number (knowledge.list_context)
-        return render_item(unit, c.siblings, heading_of(c.hit))
-    lead = unit.lead or heading_lead(c.hit.section.split(" > ")[-1] or c.hit.title if c.hit.section else c.hit.title)
+        return render_item(unit, c.siblings, heading_of(c.hit), quoted)
+    lead = lead_in(unit, c.hit.section.split(" > ")[-1] or c.hit.title if c.hit.section else c.hit.title,
+                   c.siblings, quoted)
     if unit.lead and unit.lead in quoted:
         lead = ""  # the sentence that introduces the block is already the answer's previous sentence
     elif lead and not _ENDED.search(lead):

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
+from collections.abc import Collection, Sequence
 from typing import Any, Protocol
 
 from knowledge.fragments import opens_on_pronoun
@@ -54,11 +55,21 @@ def heading_lead(heading: str) -> str:
     return f"{heading}:" if heading else ""
 
 
-def lead_in(unit: Unit, heading: str) -> str:
-    """The line a list or item is shown under: its introducing sentence, else "Section name:"."""
-    if unit.lead:
+def lead_in(unit: Unit, heading: str, siblings: Sequence[Unit] = (), quoted: Collection[str] = ()) -> str:
+    """The line a list or item is shown under: its introducing sentence, else "Section name:".
+    An introducing sentence that points back ("This feature is useful when you want to:", "Cette
+    durée est calculée…:") comes with the sentence before it, else under the section's name."""
+    if not unit.lead:
+        return heading_lead(heading)
+    if not opens_on_pronoun(unit.lead):
         return unit.lead
-    return heading_lead(heading)
+    introducing = next((u for u in siblings if u.kind == "sentence" and u.text == unit.lead), None)
+    before = introducing.previous if introducing is not None and introducing.previous not in quoted else ""
+    if not before or opens_on_pronoun(before):
+        before = heading_lead(heading)
+    if not before:
+        return unit.lead
+    return f"{before} {unit.lead[:1].lower() + unit.lead[1:]}" if before.endswith(":") else f"{before} {unit.lead}"
 
 
 def _with_period(text: str) -> str:
@@ -71,10 +82,10 @@ def step_number(unit: Unit, siblings: list[Unit]) -> int:
     return next((i for i, u in enumerate(items, 1) if u is unit or u.text == unit.text), 1)
 
 
-def render_item(unit: Unit, siblings: list[Unit], heading: str) -> str:
+def render_item(unit: Unit, siblings: list[Unit], heading: str, quoted: Collection[str] = ()) -> str:
     """One list item as an answer part: under its lead-in, a step with its number."""
     text = _with_period(unit.text)
-    lead = lead_in(unit, heading)
+    lead = lead_in(unit, heading, siblings, quoted)
     if not lead:
         return text
     if unit.marker[:1].isdigit():

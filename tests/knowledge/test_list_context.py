@@ -44,6 +44,23 @@ def test_an_item_is_shown_under_its_section_when_its_list_has_no_lead_in() -> No
     assert "item_without_lead" in fragment_reasons(f"Yes. {units[0].text} [1]", [ELIGIBLE])
 
 
+def test_a_lead_in_that_points_back_comes_with_the_sentence_it_points_to() -> None:
+    text = ("An estimate of the time needed is shown at the bottom of the form. This time depends on the fields:\n\n"
+            "- Long fields: 3 minutes.\n- Short fields: 30 seconds.\n")
+    units = units_of(text)
+    item = next(u for u in units if u.kind == "item" and u.text.startswith("Long"))
+    rendered = render_item(item, units, "Filling in a form")
+    assert rendered == ("An estimate of the time needed is shown at the bottom of the form. This time depends on the "
+                        "fields:\n- Long fields: 3 minutes.")
+    assert fragment_reasons(f"{rendered} [1]", [text]) == []
+    quoted = {"An estimate of the time needed is shown at the bottom of the form."}
+    assert render_item(item, units, "Filling in a form", quoted).startswith("Filling in a form: this time depends")
+    alone = units_of("This feature is useful when you want to:\n\n- Switch accounts\n- Log out properly\n")
+    first = next(u for u in alone if u.kind == "item")
+    assert render_item(first, alone, "Prompt configuration").startswith(
+        "Prompt configuration: this feature is useful when you want to:")
+
+
 def test_a_step_is_shown_whole_with_its_number() -> None:
     units = units_of(STEPS)
     step = next(u for u in units if u.kind == "item" and u.text.startswith("Confirm"))
