@@ -48,7 +48,14 @@ from knowledge.embedding_cache import embed_texts
 from knowledge.fragments import opens_on_pronoun, refers_back, starts_lower
 from knowledge.language import detect_language
 from knowledge.lexical import analyse_query
-from knowledge.list_context import gather_lists, heading_lead, heading_of, lead_in, render_item, whole_steps
+from knowledge.list_context import (
+    gather_lists,
+    heading_lead,
+    heading_of,
+    lead_in,
+    render_item,
+    whole_steps,
+)
 from knowledge.passage_units import Unit, capitalise, units_of
 from knowledge.pointers import is_pointer, pointer_targets, strip_pointers
 from knowledge.polarity import answer_polarity
@@ -509,10 +516,9 @@ def _spans(chosen: list[int], candidates: list[_Candidate], kind: str) -> list[i
             continue
         key = (c.hit.source, c.hit.chunk_index)
         middle, after = at.get((*key, c.order + 1)), at.get((*key, c.order + 2))
-        if middle is not None and middle not in chosen and after in chosen:
-            added.append(middle)
-        elif (i == chosen[0] and middle is not None and middle not in chosen
-              and _IMPERATIVE.match(candidates[middle].unit.text)):
+        if middle is None or middle in chosen:
+            continue
+        if after in chosen or (i == chosen[0] and _IMPERATIVE.match(candidates[middle].unit.text)):
             added.append(middle)
     return chosen + [i for i in dict.fromkeys(added)]
 

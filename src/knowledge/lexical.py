@@ -13,7 +13,6 @@ saved under `settings.lexical_dir`, tagged with a fingerprint of the chunk ids i
 from __future__ import annotations
 
 import bisect
-
 import hashlib
 import json
 import re

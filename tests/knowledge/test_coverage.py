@@ -55,8 +55,8 @@ def test_a_short_name_for_a_longer_one_the_base_writes_is_known() -> None:
 
 def test_a_name_of_known_words_the_base_never_writes_together_is_missing() -> None:
     texts = ["Sign in with your Apple ID. Watch the sync icon while the Web Vault loads.",
-             "Prenez rendez-vous sur RDV Service Public. La France compte 101 départements ; le travail est déclaré. "
-             "Importez le Keychain du Mac."]
+             ("Prenez rendez-vous sur RDV Service Public. La France compte 101 départements ; le travail est déclaré. "
+              "Importez le Keychain du Mac.")]
     index = LexicalIndex.build(["c0", "c1"], texts, ["en", "fr"], payloads=[
         {"text": texts[0], "title": "Sign in", "section": ""},
         {"text": texts[1], "title": "Rendez-vous", "section": "Mac Keychain"}])

@@ -6,8 +6,8 @@ import pytest
 
 from knowledge.fusion import convex_combination, min_max, reciprocal_rank_fusion
 from knowledge.retrieval import (
-    OTHER_LANGUAGE_EXTRA,
     DENSE_RUNNERS_UP,
+    OTHER_LANGUAGE_EXTRA,
     RUNNERS_UP,
     Hit,
     KnowledgeBase,
