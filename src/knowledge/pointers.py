@@ -14,8 +14,9 @@ from relais.sentences import split_sentences
 
 MAX_POINTERS = 3  # linked articles followed per answer
 _INLINE_POINTER = re.compile(
-    r"\s*\((?:see|read|voir|lisez|consultez|details in)\b(?:[^()]|\([^()]*\))*\)|"  # "(see [X](x.md))"
-    r"[:;,]\s*(?:see|read|voir|lisez|consultez)\s+(?:[^.;]|\.(?=\S))*(?=[.;]|$)", re.IGNORECASE)
+    r"\s*\((?:please\s+)?(?:see|read|voir|lisez|consultez|details in)\b(?:[^()]|\([^()]*\))*\)|"  # "(see [X](x.md))"
+    r"[:;,]\s*(?:please\s+|veuillez\s+)?(?:see|read|refer\s+to|voir|lisez|lire|consultez|consulter)\s+(?:[^.;]|\.(?=\S))*(?=[.;]|$)",
+    re.IGNORECASE)
 # What a sentence keeps of itself when its main clause was the pointer: "For more information, see
 # X." or "If you use SSO, see X." leaves a lead-in ("For more information.") that says nothing.
 _LEAD_IN = re.compile(

@@ -24,6 +24,9 @@ from knowledge.pointers import strip_pointers
     ("To enable it, go to Settings (see [Policies](policies.md)).", "To enable it, go to Settings."),
     ("Sends expire after 7 days (see Send lifespan).", "Sends expire after 7 days."),
     ("MSPs manage clients from the Provider Portal. Learn more here.", "MSPs manage clients from the Provider Portal."),
+    ("Audits run yearly. For more information, please see the blog post Audit 2020.", "Audits run yearly."),
+    ("Pour plus de détails, veuillez consulter [la FAQ](faq.md). Le dossier reste en ligne.", "Le dossier reste en ligne."),
+    ("Sync runs hourly (please see [Sync](sync.md)).", "Sync runs hourly."),
 ])
 def test_a_pointer_goes_and_leaves_no_fragment(text: str, expected: str) -> None:
     assert strip_pointers(text) == expected
