@@ -114,7 +114,7 @@ def question_coverage(question: str, index: Any) -> Coverage:
     languages = sorted(index.languages or ["en"], key=lambda lang: lang != detect_language(question))
     names = _names(question)
     missing = tuple(w for w in names if not _known(index, w, languages))
-    if not missing and hasattr(index, "mentions"):  # each word known, but the name they make?
+    if not missing:  # each word known, but the name they make?
         missing = tuple(" ".join(run) for run in _name_phrases(question, names) if not index.mentions(_phrase(run)))
     tokens = set(analyse(question, languages[0], index.params.stopwords))
     if not tokens:

@@ -214,7 +214,7 @@ class LexicalIndex:
             return True  # no texts kept: nothing to tell
         if self._all_text is None:
             self._all_text = "\n".join(f"{p.get('title', '')}\n{p.get('section', '')}\n{p.get('text', '')}".lower()
-                                       for p in self.payloads or [])
+                                       for p in self.payloads)
         return pattern.search(self._all_text) is not None
 
     def has_prefix(self, stem: str) -> bool:
