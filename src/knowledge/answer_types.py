@@ -29,8 +29,9 @@ BENEFIT = "benefit"
 QUANTITY = "quantity"  # "how much <something>": any stated number
 IDENTIFIER = "identifier"  # "which decorator / setting / command / URL": a name written as code
 REQUIREMENT = "requirement"  # "what must be switched on first?": a condition or a prerequisite
+DATE = "date"  # "since when / from what date?": a calendar date ("July 1, 2026", "1er juillet 2026")
 ALL_TYPES = frozenset({MONEY, TIME, DURATION, AGE, FREQUENCY, PLACE, CONTACT, BENEFIT, QUANTITY, IDENTIFIER,
-                       REQUIREMENT})
+                       REQUIREMENT, DATE})
 
 _I = re.IGNORECASE
 
@@ -76,7 +77,8 @@ _ASKS: list[tuple[str, re.Pattern[str]]] = [
                        r"^\s*(?:where|ou)\b|\b(?:where|ou)\s+(?:can|do|does|is|are|puis|peut|peux|se\s+trouve|"
                        r"sont|est|trouver)\b|\bin\s+which\s+(?:country|city|place|menu|screen|tab)\b|"
                        r"\bdans\s+quel(?:le)?\s+(?:pays|ville|endroit|menu|ecran|onglet)\b|\ba\s+quel\s+endroit\b", _I)),
-    (CONTACT, re.compile(r"\b(?:contact|reach|call|by\s+phone|phone\s+(?:number|support)|e-?mail\s+address|"
+    # "call" the verb ("can I call the club?"), not the noun of code ("which call sets it up?")
+    (CONTACT, re.compile(r"\b(?:contact|reach|(?<!which\s)(?<!what\s)(?<!api\s)(?<!the\s)(?<!this\s)call|by\s+phone|phone\s+(?:number|support)|e-?mail\s+address|"
                          r"get\s+in\s+touch|talk\s+to)\b|\b(?:joindre|contacter|appeler|par\s+telephone|"
                          r"numero\s+de\s+telephone|telephoner|ecrire\s+a)\b", _I)),
     (BENEFIT, re.compile(r"\bwhat\s+(?:do|does|will|would|can)\s+(?:i|we|you|they|my\s+\w+)\s+(?:get|receive|earn|win)\b|"
@@ -84,7 +86,7 @@ _ASKS: list[tuple[str, re.Pattern[str]]] = [
                          r"(?:gagne|recoi|obtien|touche)\w*|\bque\s+(?:gagne|recoit|obtient)\w*", _I)),
 ]
 _ASKS.append((IDENTIFIER, re.compile(  # words that name code, never a bare "option" or "setting"
-    r"\b(?:which|what)\s+(?:\w+\s+){0,2}?(?:decorators?|callbacks?|hooks?|functions?|"
+    r"\b(?:which|what)\s+(?:\w+\s+){0,2}?(?:decorators?|callbacks?|hooks?|functions?|calls?|"
     r"flags?|arguments?|parameters?|(?:environment|env)\s+variables?|endpoints?|urls?|file\s*names?|"
     r"key\s+combinations?|keyboard\s+shortcuts?|modules?|http\s+(?:verb|method)s?|"
     r"(?:config(?:uration)?|cli|command[- ]line)\s+(?:options?|settings?|keys?|flags?))\b|"
@@ -101,6 +103,11 @@ _PAY_MEANS = re.compile(r"\b(?:ways?|methods?|means|options?|forms?)\s+(?:to|of)
                         r"\bpay\s+(?:with|by|using|via)\b|\b(?:moyens?|modes?)\s+de\s+(?:paiement|payer|reglement)\b|"
                         r"\bpayer\s+(?:par|avec)\b", _I)  # how to pay, not how much
 _EXPLICIT_MONEY = re.compile(r"\bhow\s+much\b(?!\s+(?:time|notice))|\bcombien\s+(?:cout|pai|pay|regl)|\bprix\b|\btarif", _I)
+_ASKS.append((DATE, re.compile(  # a calendar date, not a delay ("until when" is one) nor a clock time
+    r"\b(?:since|from|starting|as\s+of|effective)\s+when\b|\b(?:on|from|since|as\s+of)\s+(?:what|which)\s+date\b|"
+    r"\b(?:what|which)\s+(?:date|year)\b|\bin\s+what\s+year\b|"
+    r"\b(?:a\s+partir|depuis)\s+(?:de\s+)?quand\b|\b(?:a\s+partir\s+de\s+|depuis\s+)?quelle\s+date\b|"
+    r"\ben\s+quelle\s+annee\b|\bdepuis\s+quelle\s+annee\b", _I)))
 _WHEN = re.compile(r"\b(?:when|quand)\b", _I)
 _HOW_MANY_TIME = re.compile(rf"\bhow\s+many\s+{_TIME_UNITS_EN}\b|\bcombien\s+de\s+{_TIME_UNITS_FR}\b", _I)
 
@@ -135,8 +142,11 @@ _STATES: dict[str, re.Pattern[str]] = {
                           rf"\b(?:per|a|each)\s+{_PERIOD_EN}\b|\b(?:daily|weekly|monthly|yearly|annually)\b|"
                           rf"\btou(?:te)?s\s+les\s+(?:\d+\s+)?{_PERIOD_FR}|\bchaque\s+{_PERIOD_FR}|"
                           rf"\b(?:une|deux|\d+)\s+fois\b|\bpar\s+{_PERIOD_FR}", _I),
-    PLACE: re.compile(r"\w[^>\n]{0,40}\s>\s\w|https?://\S+|\b[\w-]+(?:\.[\w-]+)+/[#\w/-]*\w|\b(?:in|at|from|on)\s+(?:the\s+)?(?:app|front\s+desk|club|website|"
-                      r"settings|profile)\b|\b(?:in|at|near)\s+(?:the\s+)?[A-Z][\w-]+|"
+    # a menu path ("Settings > Options", "Settings → Options"), an address of any scheme ("chrome://settings");
+    # not a screen named in passing ("from the Two-step Login screen": measured, it beat the page's address)
+    PLACE: re.compile(r"\w[^>→›\n]{0,40}\s[>→›]\s\w|\b[a-z][a-z0-9+.-]*://\S+|\b[\w-]+(?:\.[\w-]+)+/[#\w/-]*\w|"
+                      r"\b(?:in|at|from|on)\s+(?:the\s+)?(?:app|front\s+desk|club|website|settings|profile)\b|"
+                      r"\b(?:[Ii]n|[Aa]t|near)\s+(?:the\s+)?[A-Z][\w-]+|"
                       r"\(\s*[A-Z][a-z]+,\s+[A-Z][a-z]+\s*\)|"
                       r"\b(?:dans|[àa]|en|au)\s+(?:l['’]\s*)?(?:application|accueil|appli|club)\b|"
                       r"\b(?:dans|à|en|au)\s+(?:l['’]\s*|la\s+|le\s+)?[A-ZÀ-Ý][\w-]+"),
@@ -148,6 +158,12 @@ _STATES: dict[str, re.Pattern[str]] = {
                            r"\b[\w-]+\.(?:toml|json|ya?ml|py|js|ts|css|png|svg|md|csv|env|txt)\b|\w/[\w-]+/\w|"
                            r"\b(?:GET|POST|PUT|PATCH|DELETE)\b"),
 }
+_MONTH = (r"(?:January|February|March|April|May|June|July|August|September|October|November|December|"
+          r"janvier|f[ée]vrier|mars|avril|mai|juin|juillet|ao[uû]t|septembre|octobre|novembre|d[ée]cembre)")
+_STATES[DATE] = re.compile(  # "July 1, 2026", "1er juillet 2026", "September 2020", "2021-09-21", "03/07/2025", "in 2019"
+    rf"\b{_MONTH}\s+\d{{1,2}}(?:st|nd|rd|th)?,?\s+\d{{4}}\b|\b\d{{1,2}}(?:er|st|nd|rd|th)?\s+{_MONTH}(?:\s+\d{{4}})?\b|"
+    rf"\b{_MONTH}\s+\d{{4}}\b|\b\d{{4}}-\d{{2}}-\d{{2}}\b|\b\d{{1,2}}/\d{{1,2}}/\d{{2,4}}\b|"
+    r"\b(?:in|since|until|before|after|from|en|depuis|avant|apr[èe]s|d[èe]s)\s+(?:19|20)\d{2}\b")
 _STATES[REQUIREMENT] = re.compile(
     r"\b(?:need|needs|must|required|requires?|requiring|prerequisites?|have\s+to|has\s+to|"
     r"only\s+(?:if|when|after|once)|as\s+long\s+as|unless)\b|\bn[ée]cessit\w*|\bil\s+faut\b|"

@@ -434,6 +434,8 @@ def _unescape(text: str) -> str:
 
 
 def _tidy(text: str) -> str:
+    text = re.sub(r"\[\s*\]\([^)]*\)", "", text)  # an empty link (its label was an icon)
+    text = re.sub(r"\(\s*\)", "", text)  # "a green checkbox ( {% icon fa-check %} )." once the icon went
     lines = []
     for line in text.split("\n"):
         if line.rstrip().endswith("\\") and not line.rstrip().endswith("\\\\"):
@@ -442,8 +444,6 @@ def _tidy(text: str) -> str:
         line = re.sub(r"(?<=\S)\s+([.,])(?=\s|$)", r"\1", line) if not line.lstrip().startswith("|") else line
         lines.append(line)
     text = "\n".join(lines)
-    text = re.sub(r"\[\s*\]\([^)]*\)", "", text)  # an empty link (its label was an icon)
-    text = re.sub(r"\(\s*\)", "", text)
     return re.sub(r"\n{3,}", "\n\n", text)
 
 

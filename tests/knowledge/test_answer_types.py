@@ -8,6 +8,7 @@ import pytest
 from knowledge.answer_types import (
     AGE,
     BENEFIT,
+    CONTACT,
     DURATION,
     FREQUENCY,
     IDENTIFIER,
@@ -89,9 +90,27 @@ def test_a_delay_question_does_not_ask_for_an_amount() -> None:
     ("Riders must be 12 or older.", AGE), ("The filter is replaced every 3 months.", FREQUENCY),
     ("Open Account > Orders > Tickets.", PLACE), ("Stored in Dublin, Ireland.", PLACE),
     ("Go to shop.example.org/#/gift-cards.", PLACE), ("Rendez-vous sur https://exemple.fr/suivi.", PLACE),
+    # a help center's places are in the app: a menu path with arrows, any address scheme, a named screen
+    ("Phone app: Settings → Privacy → Hide Previews", PLACE), ("Open Profile › Billing.", PLACE),
+    ("Enter `edge://settings/profiles` in the address bar.", PLACE),
+    ("In Firefox, open the menu.", PLACE),
 ])
 def test_states_type(text: str, kind: str) -> None:
     assert states_type(text, {kind})
+
+
+def test_a_screen_named_in_passing_or_french_quotes_are_no_place() -> None:
+    assert not states_type("Get your code from the Two-step Login screen right after set-up.", {PLACE})
+    assert not states_type("Tap the settings and save.", {PLACE})
+    assert not states_type("It is kept in your account.", {PLACE})
+    assert not states_type("« Envoyer » puis « Valider ».", {PLACE})  # French quotes are no menu path
+
+
+def test_which_call_asks_for_code_not_for_a_phone_number() -> None:
+    assert asked_types("Which call turns the pickers on?") == {IDENTIFIER}
+    assert asked_types("What API call renders a PDF?") == {IDENTIFIER}
+    assert CONTACT in asked_types("Can I call the office on Sundays?")
+    assert CONTACT in asked_types("Is there a number I can call?")
 
 
 def test_a_french_article_is_not_a_number_and_a_capital_a_is_not_a_place() -> None:

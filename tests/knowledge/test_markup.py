@@ -23,6 +23,11 @@ def test_jekyll_liquid_callouts_icons_captures_and_site_variables() -> None:
         assert debris not in clean
 
 
+def test_an_icon_in_brackets_leaves_no_empty_brackets_nor_a_space_before_the_full_stop() -> None:
+    clean = clean_markup("Confirm it is on, as shown by a green tick ( {% icon fa-check %} ).")
+    assert clean == "Confirm it is on, as shown by a green tick."
+
+
 def test_a_callout_inside_a_step_stays_inside_the_step() -> None:
     clean = clean_markup("1. Enter a PIN.\n\n   {% callout success %}Uncheck the box to keep it.{% endcallout %}\n"
                          "2. Save.\n")
