@@ -497,6 +497,9 @@ def _focused(chosen: list[int], candidates: list[_Candidate], scorer: _Scorer) -
 
 
 _IMPERATIVE = re.compile(r"^(?:[A-ZÀ-Ý][a-zà-ÿ]+ez\b|[A-Z][a-z]+(?<!s) (?:the|your|a|an|on|to|in|into)\b)")
+_NEXT_STEP = re.compile(r"^(?:then|next|after\s+that|afterwards|finally|lastly|ensuite|puis|enfin|"
+                        r"une\s+fois\s+(?:cela|ceci)\s+fait)\b", re.IGNORECASE)
+_STEPS_BACK = 3  # at most this many units before a "Then…" sentence: a block and its lead-in
 
 
 def _spans(chosen: list[int], candidates: list[_Candidate], kind: str) -> list[int]:
@@ -509,7 +512,8 @@ def _spans(chosen: list[int], candidates: list[_Candidate], kind: str) -> list[i
         return chosen
     at = {(c.hit.source, c.hit.chunk_index, c.order): i for i, c in enumerate(candidates)
           if c.unit.kind == "sentence"}
-    added: list[int] = []
+    best_source = candidates[chosen[0]].hit.source if chosen else ""
+    added = [j for i in chosen if candidates[i].hit.source == best_source for j in _steps_before(i, candidates)]
     for i in chosen:
         c = candidates[i]
         if c.unit.kind != "sentence":
@@ -521,6 +525,33 @@ def _spans(chosen: list[int], candidates: list[_Candidate], kind: str) -> list[i
         if after in chosen or (i == chosen[0] and _IMPERATIVE.match(candidates[middle].unit.text)):
             added.append(middle)
     return chosen + [i for i in dict.fromkeys(added)]
+
+
+def _steps_before(chosen: int, candidates: list[_Candidate]) -> list[int]:
+    """A chosen sentence (of the best unit's article) that goes on a procedure written as prose ("Then run the script from your
+    IDE.") needs the step before it: the code block or list just above it and the sentence that
+    leads into that block ("In your main script add:"); quoted alone, "Then" follows nothing."""
+    c = candidates[chosen]
+    if c.unit.kind != "sentence" or not _NEXT_STEP.match(c.unit.text):
+        return []
+    at = {(d.hit.source, d.hit.chunk_index, d.order): i for i, d in enumerate(candidates)}
+    found: list[int] = []
+    order, taken = c.order - 1, 0
+    while order >= 0 and taken < _STEPS_BACK:
+        unit = c.siblings[order]
+        index = at.get((c.hit.source, c.hit.chunk_index, order))
+        order -= 1
+        if unit.kind == "item":
+            continue  # a list's items come before the list itself: the list is quoted whole
+        if unit.kind == "sentence" and not unit.text.endswith(":"):
+            break  # the step before is prose: what "Then" follows is not a block
+        if index is None:
+            break
+        found.insert(0, index)
+        taken += 1
+        if unit.kind == "sentence":
+            break  # the lead-in of the block: the step starts there
+    return found if any(candidates[i].unit.kind in ("code", "list") for i in found) else []
 
 
 def _latest_versions(candidates: list[_Candidate]) -> None:

@@ -95,3 +95,21 @@ def test_a_how_to_answer_goes_on_to_the_instruction_after_its_best_sentence(answ
                     [hit(REOPEN, "review.md", "Reviewing files", "Moving a file back to review")])
     assert "move the file back to review" in result.text
     assert "Click the status button" in result.text and "Back to review" in result.text
+
+
+
+DEBUGGING = ("To inspect your bot's handlers step by step, you need the bot's context in the process. In your entry "
+             "script add:\n\n```\nif __name__ == \"__main__\":\n    from botkit.cli import serve\n    serve(__file__)\n```"
+             "\n\nThen run the script from your editor in debug mode.")
+RUNNING = ("Handlers are plain async functions. Finally, we start the bot with `botkit run bot.py` and send a first "
+           "message in the editor's terminal. Breakpoints work in any editor that speaks the debug protocol.")
+
+
+def test_a_then_sentence_brings_the_block_it_follows(answer) -> None:
+    """"Then run the script…" goes on the code block above it: quoted without it, it follows nothing."""
+    result = answer("How can I launch my bot from my editor so breakpoints in my handlers are hit?",
+                    [hit(DEBUGGING, "debugging.md", "Debugging", "Debugging handlers"),
+                     hit(RUNNING, "custom.md", "Custom elements", "Running it", 3)])
+    assert "Then run the script from your editor" in result.text
+    assert "In your entry script add:" in result.text and "serve(__file__)" in result.text
+    assert result.text.index("serve(__file__)") < result.text.index("Then run the script")
