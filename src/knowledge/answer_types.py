@@ -63,7 +63,8 @@ _ASKS: list[tuple[str, re.Pattern[str]]] = [
                        r"\b(?:cost|costs|price|prices|priced|fee|fees|charge|charged|pay|paid|refund\w*|"
                        r"discount|cheaper|expensive)\b|"
                        r"\bcombien\b.*\b(?:cout\w*|pai\w*|pay\w*|regl\w*|recupere\w*|rembours\w*|factur\w*)\b|"
-                       r"\b(?:prix|tarifs?|montant|frais|cout\w*)\b", _I)),
+                       r"\b(?:prix|tarifs?|montant|frais|cout\w*)\b|\bcombien\s+d\W*argent\b|"
+                       r"\bcombien\b.*\beconomis\w*|\bhow\s+much\b.*\bsav(?:e|es|ed|ings?)\b", _I)),
     (QUANTITY, re.compile(r"\bhow\s+much\s+(?:memory|space|data|storage)\b|\bhow\s+many\b|\bnumber\s+of\b|"
                           r"\bcombien\s+de\b|\bnombre\s+de\b|\bmaximum\b|\bminimum\b|\bat\s+most\b|\bau\s+plus\b|"
                           r"\blimit\b|\blimite\b|\b(?:maxima|minima)(?:l|le|ux|les)?\b|\b(?:biggest|largest|smallest)\b|"

@@ -19,11 +19,15 @@ OTHER = "other"
 
 _HOWTO = re.compile(
     r"^\s*(?:how\s+(?:do|can|could|should|would|shall)\s+(?:i|we|you|one|my)\b|how\s+to\b|"
+    # the passive: "how can it be answered automatically?", "how should this be set up?"
+    r"how\s+(?:can|could|should|must)\s+(?:it|this|that|these|they|those)\s+be\s+\w+(?:ed|en|t)\b|"
     r"what\s+(?:are\s+)?the\s+steps\b|steps\s+to\b|where\s+do\s+i\s+(?:go|tap|click)\b|"
     r"comment\b(?!\s+(?:ça|ca)\s+marche)|que\s+faire\s+pour\b|quelles?\s+sont\s+les\s+[ée]tapes\b|"
     r"show\s+me\s+how\b|explain\s+how\b)",
     re.IGNORECASE)
 _HOW_ALONE = re.compile(r"[?.!]\s+(?:and\s+|so\s+|et\s+|alors\s+)?(?:how|comment)\s*(?:\?|$)", re.IGNORECASE)
+_CHOICE = re.compile(r"\b(?:better|rather|preferable|prefer|mieux|plut[ôo]t|pr[ée]f[ée]rable)\b.*\b(?:or|ou)\b",
+                     re.IGNORECASE)
 _EN_AUX = frozenset(
     "can could is are do does did will would should shall may am was were has have must".split())
 _FR_WH = re.compile(r"^\s*(?:combien|comment|quand|o[uù]|quel|quelle|quels|quelles|pourquoi|qui|que|qu['’]|quoi|"
@@ -72,13 +76,22 @@ _STOP_PAYING = re.compile(r"\b(?:stop|avoid|skip|without|arr[eê]ter\s+de|[ée]v
                           r"(?:pa(?:y|id)\w*|charg\w*|fees?|frais|pa(?:yer|ie\w*)|pr[ée]lev\w*)", re.IGNORECASE)
 
 
+_CLAUSE_END = re.compile(r"[,.;:!?()]|\b(?:but|mais|however|cependant)\b", re.IGNORECASE)
+NEGATION_SCOPE = 8  # words a negation bears on, up to its clause's end ("do not currently support this type of auto-fill")
+
+
+def _scope(rest: str) -> list[str]:
+    """The words a negation bears on: the rest of its clause, at most `NEGATION_SCOPE` words."""
+    return words(_CLAUSE_END.split(rest, maxsplit=1)[0])[:NEGATION_SCOPE]
+
+
 def _negated_words(sentence: str) -> list[str]:
     """The words a negation in `sentence` bears on ("not charged", "no cancellation fee", "ne … pas de frais")."""
     out: list[str] = []
     for match in _NEGATION_EN.finditer(sentence):
-        out += words(sentence[match.end():])[:4]
+        out += _scope(sentence[match.end():])
     for match in _NEGATION_FR.finditer(sentence):
-        out += words(match.group(0))[1:] + words(sentence[match.end():])[:4]
+        out += words(match.group(0))[1:] + _scope(sentence[match.end():])
     for match in _NO_NOUN.finditer(sentence):
         out += [g for g in match.groups() if g]
     return out
@@ -121,6 +134,8 @@ def question_kind(question: str) -> str:
     if _HOW_ALONE.search(text):  # "Can I get a new key without a new password? How?"
         return HOWTO
     tail = re.split(r"[:;,]\s+(?=\w+[^:;,]*\?\s*$)", text)[-1]
+    if _CHOICE.search(tail):  # "vaut-il mieux A ou B ?" is answered by A or B, not by "Oui"
+        return OTHER
     first = (words(tail) or [""])[0]
     if first in _EN_AUX:
         return YESNO

@@ -44,6 +44,8 @@ from relais.embeddings import get_embedder
     ("Quelle taille maximale pour une pièce jointe ?", QUANTITY),
     ("Quel poids minimal pour un colis ?", QUANTITY),
     ("What do I get when my neighbour signs up?", BENEFIT),
+    ("Combien d'argent fait-on économiser avec le prélèvement ?", MONEY),  # an amount saved is an amount
+    ("How much do I save with the yearly plan?", MONEY),
     ("On which page do I redeem a gift card?", PLACE),  # a page: its address or menu path
     ("Sur quelle page puis-je suivre ma commande ?", PLACE),
 ])
@@ -128,6 +130,14 @@ def test_days_are_read_as_sets() -> None:
     assert days_named("How late is it open at weekends?") == {5, 6}
     assert days_named("Friday to Monday") == {4, 5, 6, 0}
     assert days_named("Open the app to book.") == frozenset()
+
+
+def test_a_negation_bears_on_the_rest_of_its_clause() -> None:
+    """"do not currently support this type of auto-fill" says no about filling, five words on."""
+    assert states_polarity("Will my phone fill in my card number?",
+                           "Phones do not currently support this type of auto-fill function.")
+    assert not states_polarity("Will my phone fill in my card number?",
+                               "Phones do not sync at night, but they fill in card numbers.")
 
 
 def test_polarity_about_what_was_asked() -> None:

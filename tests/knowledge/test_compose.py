@@ -131,6 +131,10 @@ def test_unrelated_question_is_not_found(answer) -> None:
     ("I paid the yearly price and quit after three months: how much comes back?", OTHER),
     ("Can I get a new encryption key without a new password? How?", HOWTO),
     ("Puis-je changer de forfait en cours de mois ? Et comment ?", HOWTO),
+    ("My nightly job is blocked by a captcha. How can it be passed automatically?", HOWTO),  # the passive
+    ("How should these be written?", HOWTO), ("How is the refund calculated?", OTHER),  # an explanation
+    ("Vaut-il mieux ouvrir le compte à mon nom ou avec une adresse d'équipe ?", OTHER),  # a choice, not a yes
+    ("Is it better to pay monthly or yearly?", OTHER), ("Can I pay by card or by transfer?", YESNO),
 ])
 def test_question_kind(question: str, kind: str) -> None:
     assert question_kind(question) == kind
