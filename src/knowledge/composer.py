@@ -487,12 +487,20 @@ def compose(question: str, hits: list[Hit], embedder: Any, cache_dir: Path, *, k
 def _focused(chosen: list[int], candidates: list[_Candidate], scorer: _Scorer) -> list[int]:
     """The chosen units that serve the question: when a unit names what a "which X" question asks
     for, units of other articles that do not are padding ("…avec le verbe HTTP POST" answers;
-    another page's setup steps do not)."""
+    another page's setup steps do not); when the best unit states the asked type of fact (an
+    amount, a duration…), so do units of other articles that state none."""
     if scorer.focus:
         naming = {candidates[i].hit.source for i in chosen
                   if candidates[i].unit.kind != "code" and scorer.focus <= _terms(candidates[i].unit.text)}
         if naming:
             chosen = [i for i in chosen if candidates[i].hit.source in naming]
+    if chosen and scorer.types and scorer.kind != YESNO:
+        best = candidates[chosen[0]]
+        if best.unit.kind != "code" and states_type(best.unit.text, scorer.types):
+            # "combien d'argent…?" answered by "…25 € par formulaire": another article's sentence
+            # stating no amount is padding
+            chosen = [i for i in chosen if candidates[i].hit.source == best.hit.source
+                      or states_type(candidates[i].unit.text, scorer.types)]
     return chosen
 
 

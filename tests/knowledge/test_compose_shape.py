@@ -113,3 +113,13 @@ def test_a_then_sentence_brings_the_block_it_follows(answer) -> None:
     assert "Then run the script from your editor" in result.text
     assert "In your entry script add:" in result.text and "serve(__file__)" in result.text
     assert result.text.index("serve(__file__)") < result.text.index("Then run the script")
+
+
+def test_a_sentence_stating_no_amount_is_padding_beside_the_one_that_does(answer) -> None:
+    """"How much money…?" answered by "…about $90 per year": another page's advice states no amount."""
+    advice = ("Families who swim every week at the city pools often buy a yearly pass. A family that swims every "
+              "week should get the yearly pass.")
+    result = answer("How much money does a family that swims every week save with a yearly pass?",
+                    [hit(advice, "passes.md", "Passes", "Family swimming"),
+                     hit("A yearly pass saves a family about $90 per year.", "survey.md", "Survey", "Findings", 1)])
+    assert "$90 per year" in result.text and "should get the yearly pass" not in result.text
