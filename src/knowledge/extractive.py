@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from knowledge.coverage import MIN_KNOWN_SHARE, names_spoken_of, question_coverage
+from knowledge.coverage import MIN_ABSENT_WORDS, MIN_KNOWN_SHARE, names_spoken_of, question_coverage, shares_no_word
 from knowledge.encoder_choice import configured_model
 from knowledge.language import detect_language
 from knowledge.related import related_articles
@@ -53,6 +53,9 @@ def subject_in_base(question: str, hits: list[Hit], embedder: Embedder | None, k
     if cache_dir is None:
         cache_dir = get_settings().data_dir / "embeddings"
     coverage = question_coverage(question, index)
+    if coverage.absent_words >= MIN_ABSENT_WORDS and shares_no_word(
+            question, [f"{h.title}\n{h.section}\n{h.text}" for h in hits], index, detect_language(question)):
+        return False
     return coverage.known_share >= MIN_KNOWN_SHARE and names_spoken_of(
         coverage.missing_names, [h.text for h in hits[:3]], embedder, cache_dir, question)
 

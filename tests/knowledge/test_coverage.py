@@ -98,3 +98,31 @@ def test_a_missing_name_is_spoken_of_only_when_it_pulls_a_passage_towards_the_qu
     hours = "| Day | Hours |\n|---|---|\n| Public holidays | 8 a.m. – 6 p.m. |\n\nAll clubs are closed on December 25."
     assert names_spoken_of(("Christmas",), [hours], embedder, tmp_path, "Is the gym open on Christmas Day?")
     assert names_spoken_of(("Easter",), [hours], embedder, tmp_path, "Is the club closed at Easter?")
+
+
+def test_words_the_base_lacks_and_no_word_shared_with_what_was_retrieved() -> None:
+    """"une procuration pour voter" on a base that says neither: what retrieval found (a passage
+    that only reads close) shares no word with it; a paraphrase with one unknown word still does."""
+    from knowledge.coverage import MIN_ABSENT_WORDS, shares_no_word
+
+    index = _index()
+    civic = "Vous pouvez résilier votre abonnement depuis votre espace. Le dossier est déposé en ligne."
+    question = "Comment établir une procuration pour voter aux élections ?"
+    assert question_coverage(question, index).absent_words >= MIN_ABSENT_WORDS
+    assert shares_no_word(question, [civic], index, "fr")
+    paraphrase = "Can I export my vault to a spreadsheet file?"
+    assert question_coverage(paraphrase, index).absent_words < MIN_ABSENT_WORDS
+    assert not shares_no_word(paraphrase, [TEXTS[2][1]], index, "en")
+
+
+def test_subject_in_base_declines_a_question_sharing_no_word_with_the_hits() -> None:
+    from knowledge.extractive import subject_in_base
+    from knowledge.retrieval import Hit
+
+    class Base:
+        def lexical(self) -> LexicalIndex:
+            return _index()
+
+    hits = [Hit(TEXTS[3][1], "abonnement.md", "Abonnement", "", 0, 1.0)]
+    assert not subject_in_base("Comment établir une procuration pour voter aux élections ?", hits, None, Base())
+    assert subject_in_base("Comment résilier mon abonnement en ligne ?", hits, None, Base())
