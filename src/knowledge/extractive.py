@@ -13,7 +13,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from knowledge.coverage import MIN_ABSENT_WORDS, MIN_KNOWN_SHARE, names_spoken_of, question_coverage, shares_no_word
+from knowledge.coverage import (
+    MIN_ABSENT_WORDS,
+    MIN_KNOWN_SHARE,
+    names_spoken_of,
+    question_coverage,
+    shares_no_word,
+)
 from knowledge.encoder_choice import configured_model
 from knowledge.language import detect_language
 from knowledge.related import related_articles
