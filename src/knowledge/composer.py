@@ -515,7 +515,8 @@ def _spans(chosen: list[int], candidates: list[_Candidate], kind: str) -> list[i
     sentence lying between two chosen sentences of one paragraph (quoting the first and third
     skipped the one that acts: "…partager votre démarche. [À cette fin, cliquez sur « Envoyer une
     copie ».] Il faut…"), and the instruction right after the best sentence ("…il est possible de
-    repasser le dossier en instruction." → "Cliquez sur le bouton « Repasser en instruction »")."""
+    repasser le dossier en instruction." → "Cliquez sur le bouton « Repasser en instruction »"),
+    and the block a chosen "Then…" sentence goes on (`_steps_before`)."""
     if kind != HOWTO:
         return chosen
     at = {(c.hit.source, c.hit.chunk_index, c.order): i for i, c in enumerate(candidates)
@@ -536,9 +537,10 @@ def _spans(chosen: list[int], candidates: list[_Candidate], kind: str) -> list[i
 
 
 def _steps_before(chosen: int, candidates: list[_Candidate]) -> list[int]:
-    """A chosen sentence (of the best unit's article) that goes on a procedure written as prose ("Then run the script from your
-    IDE.") needs the step before it: the code block or list just above it and the sentence that
-    leads into that block ("In your main script add:"); quoted alone, "Then" follows nothing."""
+    """A chosen sentence (of the best unit's article) that goes on a procedure written as prose
+    ("Then run the script from your IDE.") needs the step before it: the code block or list just
+    above it and the sentence that leads into that block ("In your main script add:"); quoted
+    alone, "Then" follows nothing."""
     c = candidates[chosen]
     if c.unit.kind != "sentence" or not _NEXT_STEP.match(c.unit.text):
         return []
