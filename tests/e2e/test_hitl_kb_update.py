@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from playwright.sync_api import expect
 
 from tests.chainlit_driver import ServerProcess, list_threads
 from tests.conftest import REPO_ROOT
@@ -125,7 +126,9 @@ def publish_once_and_check(page: Any, stack: Stack, request: str, cell: str,
                            click: Callable[[Any], None] | None = None) -> None:
     """Buttons back → one click → exactly one publish, no duplicated message, no restarted job."""
     publish_button(page).first.wait_for(timeout=60_000)
-    assert publish_button(page).count() == 1, "one live question, one Publish button"
+    # a resumed thread is drawn from the store, then its live question is sent again: the stored
+    # buttons go before the live ones come, so the count is read once the page has settled
+    expect(publish_button(page), "one live question, one Publish button").to_have_count(1, timeout=30_000)
     assert count(page, "user_message", request) == 1  # the thread is whole, not restarted
     assert count(page, "assistant_message", "I am looking through the help center") == 1
     shot(page, f"13-kb-{cell}-back")
