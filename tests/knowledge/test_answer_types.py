@@ -9,6 +9,7 @@ from knowledge.answer_types import (
     AGE,
     BENEFIT,
     CONTACT,
+    DATE,
     DURATION,
     FREQUENCY,
     IDENTIFIER,
@@ -99,6 +100,17 @@ def test_a_delay_question_does_not_ask_for_an_amount() -> None:
 ])
 def test_states_type(text: str, kind: str) -> None:
     assert states_type(text, {kind})
+
+
+def test_since_when_asks_a_calendar_date_which_a_unit_states() -> None:
+    assert DATE in asked_types("Must new keys be limited to some addresses? Since when?")
+    assert DATE in asked_types("À partir de quelle date le jeton doit-il être restreint ?")
+    assert DATE not in asked_types("Until when can I cancel?")  # a delay
+    for text in ("Tous les jetons créés à partir du 1er juillet 2026 doivent être restreints.",
+                 "Keys made on July 1, 2026 or later are restricted.", "Released on 2021-09-21.",
+                 "Audited in 2019 by an outside firm."):
+        assert states_type(text, {DATE}), text
+    assert not states_type("The key costs 2020 credits and you may renew it.", {DATE})
 
 
 def test_a_screen_named_in_passing_or_french_quotes_are_no_place() -> None:
