@@ -260,7 +260,7 @@ def _antecedent(c: _Candidate) -> str:
         unit = previous
     if chain and not opens_on_pronoun(chain[0]):
         return " ".join(chain)
-    return heading_lead(c.hit.section.split(" > ")[-1] if c.hit.section else c.hit.title)
+    return heading_lead(heading_of(c.hit))
 
 
 def _render(c: _Candidate, quoted: set[str]) -> str:
@@ -278,8 +278,7 @@ def _render(c: _Candidate, quoted: set[str]) -> str:
         return unit.text
     if unit.kind == "item":  # under its lead-in, a step with its number (knowledge.list_context)
         return render_item(unit, c.siblings, heading_of(c.hit), quoted)
-    lead = lead_in(unit, c.hit.section.split(" > ")[-1] or c.hit.title if c.hit.section else c.hit.title,
-                   c.siblings, quoted)
+    lead = lead_in(unit, heading_of(c.hit), c.siblings, quoted)
     if unit.lead and unit.lead in quoted:
         lead = ""  # the sentence that introduces the block is already the answer's previous sentence
     elif lead and not _ENDED.search(lead):
@@ -519,32 +518,31 @@ def _spans(chosen: list[int], candidates: list[_Candidate], kind: str) -> list[i
     and the block a chosen "Then…" sentence goes on (`_steps_before`)."""
     if kind != HOWTO:
         return chosen
-    at = {(c.hit.source, c.hit.chunk_index, c.order): i for i, c in enumerate(candidates)
-          if c.unit.kind == "sentence"}
+    at = {(c.hit.source, c.hit.chunk_index, c.order): i for i, c in enumerate(candidates)}
     best_source = candidates[chosen[0]].hit.source if chosen else ""
-    added = [j for i in chosen if candidates[i].hit.source == best_source for j in _steps_before(i, candidates)]
+    added = [j for i in chosen if candidates[i].hit.source == best_source for j in _steps_before(i, candidates, at)]
     for i in chosen:
         c = candidates[i]
         if c.unit.kind != "sentence":
             continue
         key = (c.hit.source, c.hit.chunk_index)
         middle, after = at.get((*key, c.order + 1)), at.get((*key, c.order + 2))
-        if middle is None or middle in chosen:
+        if middle is None or middle in chosen or candidates[middle].unit.kind != "sentence":
             continue
-        if after in chosen or (i == chosen[0] and _IMPERATIVE.match(candidates[middle].unit.text)):
+        between = after in chosen and candidates[after].unit.kind == "sentence"
+        if between or (i == chosen[0] and _IMPERATIVE.match(candidates[middle].unit.text)):
             added.append(middle)
     return chosen + [i for i in dict.fromkeys(added)]
 
 
-def _steps_before(chosen: int, candidates: list[_Candidate]) -> list[int]:
+def _steps_before(chosen: int, candidates: list[_Candidate], at: dict[tuple[str, int, int], int]) -> list[int]:
     """A chosen sentence (of the best unit's article) that goes on a procedure written as prose
     ("Then run the script from your IDE.") needs the step before it: the code block or list just
     above it and the sentence that leads into that block ("In your main script add:"); quoted
-    alone, "Then" follows nothing."""
+    alone, "Then" follows nothing. `at`: each candidate's index by (source, chunk, position)."""
     c = candidates[chosen]
     if c.unit.kind != "sentence" or not _NEXT_STEP.match(c.unit.text):
         return []
-    at = {(d.hit.source, d.hit.chunk_index, d.order): i for i, d in enumerate(candidates)}
     found: list[int] = []
     order, taken = c.order - 1, 0
     while order >= 0 and taken < _STEPS_BACK:

@@ -60,7 +60,7 @@ def subject_in_base(question: str, hits: list[Hit], embedder: Embedder | None, k
         cache_dir = get_settings().data_dir / "embeddings"
     coverage = question_coverage(question, index)
     if coverage.absent_words >= MIN_ABSENT_WORDS and shares_no_word(
-            question, [f"{h.title}\n{h.section}\n{h.text}" for h in hits], index, detect_language(question)):
+            question, [h.chunk().index_text for h in hits], index, detect_language(question)):
         return False
     return coverage.known_share >= MIN_KNOWN_SHARE and names_spoken_of(
         coverage.missing_names, [h.text for h in hits[:3]], embedder, cache_dir, question)
