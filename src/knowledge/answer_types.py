@@ -110,6 +110,11 @@ _ASKS.append((DATE, re.compile(  # a calendar date, not a delay ("until when" is
     r"\b(?:a\s+partir|depuis)\s+(?:de\s+)?quand\b|\b(?:a\s+partir\s+de\s+|depuis\s+)?quelle\s+date\b|"
     r"\ben\s+quelle\s+annee\b|\bdepuis\s+quelle\s+annee\b", _I)))
 _WHEN = re.compile(r"\b(?:when|quand)\b", _I)
+# "what do I need to switch on (in the portal)?" asks what to act on, not a prerequisite: the verb
+# has no object, the "what" is it ("what do I need to run Chainlit?" keeps its object: a requirement)
+_WHAT_TO_ACT_ON = re.compile(
+    r"\bwhat\s+do\s+(?:i|we|you)\s+need\s+to\s+[a-z]+(?:-[a-z]+)?(?:\s+(?:on|off|up|out|down|in))?\s*"
+    r"(?:$|[?.!,;]|\b(?:in|on|at|for|from|with|within|inside|under|via|through|there|here)\b)", _I)
 _HOW_MANY_TIME = re.compile(rf"\bhow\s+many\s+{_TIME_UNITS_EN}\b|\bcombien\s+de\s+{_TIME_UNITS_FR}\b", _I)
 
 # --- what a text states (patterns run on the original text) --------------------------------------
@@ -177,6 +182,9 @@ def asked_types(question: str) -> frozenset[str]:
     """The kinds of fact `question` asks for (empty when none is recognised)."""
     folded = fold_accents(question.lower())
     found = {name for name, pattern in _ASKS if pattern.search(folded)}
+    if REQUIREMENT in found and _WHAT_TO_ACT_ON.search(folded) and not dict(_ASKS)[REQUIREMENT].search(
+            _WHAT_TO_ACT_ON.sub(" ", folded)):
+        found.discard(REQUIREMENT)
     if DURATION in found and _HOW_MANY_TIME.search(folded):
         found.discard(QUANTITY)
     if TIME in found and re.search(r"\bhow\s+late\b", folded) and not re.search(r"\b(?:open|close)", folded):

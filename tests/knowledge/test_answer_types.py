@@ -327,3 +327,22 @@ def test_a_requirement_is_stated_by_need_must_requires_or_only_if() -> None:
     assert states_type("Le dépôt n'est possible que si le compte est vérifié ; il faut un compte.", {REQUIREMENT})
     assert not states_type("Decorator to enable users to continue a conversation.", {REQUIREMENT})
     assert REQUIREMENT not in asked_types("How do I reset my password?")
+
+
+@pytest.mark.parametrize("question", [
+    "My bot joined the server but can't read messages. What do I need to switch on in the developer portal?",
+    "The add-on can't sign in since I installed a script blocker. What do I need to whitelist?",
+    "What do we need to allow there?",
+])
+def test_what_to_act_on_is_not_a_prerequisite(question: str) -> None:
+    """"What do I need to switch on?" asks for the thing to switch on: the verb has no object."""
+    assert REQUIREMENT not in asked_types(question)
+
+
+@pytest.mark.parametrize("question", [
+    "What do I need to run the app on my own server?",
+    "What do I need to install first?",
+    "What is required, and what do I need to enable?",
+])
+def test_a_verb_with_its_object_still_asks_for_a_requirement(question: str) -> None:
+    assert REQUIREMENT in asked_types(question)
