@@ -27,3 +27,12 @@ def test_a_verb_then_its_object_has_no_subject(sentence: str) -> None:
 ])
 def test_a_sentence_with_its_subject_is_not_subjectless(sentence: str) -> None:
     assert not opens_on_verb(sentence)
+
+
+def test_a_default_value_is_written_without_its_subject() -> None:
+    """"`max` (int): The largest value. Defaults to 10.": the default belongs to `max`."""
+    assert opens_on_verb("Defaults to 10.")
+    assert opens_on_verb("Defaults to `None`.")
+    assert opens_on_verb("Defaults to true.")
+    assert not opens_on_verb("Settings to change.")
+    assert not opens_on_verb("Defaults to the value of the parent widget.")
