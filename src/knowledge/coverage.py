@@ -43,6 +43,7 @@ from knowledge.lexical import analyse
 from knowledge.passage_units import units_of
 
 MIN_KNOWN_SHARE = 0.15  # idf-weighted share of the question's content stems the base must hold
+MIN_SHARED_WITH_NAME = 0.12  # a question naming what the base lacks: share of its words the best passage must hold
 MIN_ABSENT_WORDS = 2  # …and how many stems no document holds make a question with no word in common "not found"
 NAME_RELATED = 0.2  # encoder cosine from which a passage speaks of a missing name ("Christmas" ~ "December 25")
 MIN_PREFIX = 5  # a name's stem this long that starts a word of the base names that word ("postgr")
@@ -130,6 +131,11 @@ def question_coverage(question: str, index: Any) -> Coverage:
     known = sum(w for t, w in weights.items() if index.has_token(t))
     absent = sum(not index.has_token(t) for t in tokens)
     return Coverage(missing, known / (sum(weights.values()) or 1.0), absent)
+
+
+def most_shared(question: str, passages: list[str], index: Any, language: str) -> float:
+    """The largest idf-weighted share of `question`'s content words one of `passages` holds."""
+    return max((index.coverage(question, text, language) for text in passages), default=0.0)
 
 
 def shares_no_word(question: str, passages: list[str], index: Any, language: str) -> bool:

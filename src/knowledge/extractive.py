@@ -16,6 +16,8 @@ from typing import Any
 from knowledge.coverage import (
     MIN_ABSENT_WORDS,
     MIN_KNOWN_SHARE,
+    MIN_SHARED_WITH_NAME,
+    most_shared,
     names_spoken_of,
     question_coverage,
     shares_no_word,
@@ -59,9 +61,12 @@ def subject_in_base(question: str, hits: list[Hit], embedder: Embedder | None, k
     if cache_dir is None:
         cache_dir = get_settings().data_dir / "embeddings"
     coverage = question_coverage(question, index)
-    if coverage.absent_words >= MIN_ABSENT_WORDS and shares_no_word(
-            question, [h.chunk().index_text for h in hits], index, detect_language(question)):
+    language = detect_language(question)
+    passages = [h.chunk().index_text for h in hits]
+    if coverage.absent_words >= MIN_ABSENT_WORDS and shares_no_word(question, passages, index, language):
         return False
+    if coverage.missing_names and most_shared(question, passages[:3], index, language) < MIN_SHARED_WITH_NAME:
+        return False  # a name the base never uses, and what was found barely shares a word with the rest
     return coverage.known_share >= MIN_KNOWN_SHARE and names_spoken_of(
         coverage.missing_names, [h.text for h in hits[:3]], embedder, cache_dir, question)
 

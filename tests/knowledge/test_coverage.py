@@ -126,3 +126,30 @@ def test_subject_in_base_declines_a_question_sharing_no_word_with_the_hits() -> 
     hits = [Hit(TEXTS[3][1], "abonnement.md", "Abonnement", "", 0, 1.0)]
     assert not subject_in_base("Comment établir une procuration pour voter aux élections ?", hits, None, Base())
     assert subject_in_base("Comment résilier mon abonnement en ligne ?", hits, None, Base())
+
+
+def test_a_missing_name_with_passages_sharing_almost_no_word_is_declined(tmp_path) -> None:
+    """"…latency metrics to Datadog dashboards?": the base never names Datadog, and the best passage
+    shares under `MIN_SHARED_WITH_NAME` of the question's words; a passage sharing most is answered."""
+    from knowledge.coverage import MIN_SHARED_WITH_NAME, most_shared
+
+    index = _index()
+    question = "How do I send my club's latency metrics to Datadog dashboards?"
+    assert question_coverage(question, index).missing_names == ("Datadog",)
+    assert most_shared(question, [TEXTS[1][1], TEXTS[2][1]], index, "en") < MIN_SHARED_WITH_NAME
+    answerable = "Can I export my vault as a CSV file from the Tools menu on my Chromebook?"
+    assert most_shared(answerable, [TEXTS[2][1]], index, "en") >= MIN_SHARED_WITH_NAME
+
+
+def test_subject_in_base_declines_a_missing_name_that_nothing_retrieved_shares_words_with(tmp_path) -> None:
+    from knowledge.extractive import subject_in_base
+    from knowledge.retrieval import Hit
+    from relais.embeddings import get_embedder
+
+    class Base:
+        def lexical(self) -> LexicalIndex:
+            return _index()
+
+    hits = [Hit(TEXTS[1][1], "club.md", "The club", "", 0, 1.0)]
+    assert not subject_in_base("How do I send my club's latency metrics to Datadog dashboards?", hits,
+                               get_embedder("minilm"), Base(), tmp_path)
