@@ -23,7 +23,8 @@ fragment when any rule below holds. The rules look at the answer's text only, ex
   `</div>`), an entity (`&rarr;`, `&#x20;`), an admonition fence (`:::`, `!!!`), or the dangling
   punctuation a stripped link or icon leaves (`()`, `[]`, ", .").
 - `lone_code_line`: a line of a multi-line fenced block of a passage quoted outside a fence (a bare
-  name in a code span is a name in a sentence: "use the `@cl.on_chat_resume` decorator"), or
+  name in a code span is a name in a sentence: "use the `@cl.on_chat_resume` decorator", and so
+  is any span the passage's own prose writes), or
   a fenced block of the answer that is not a whole block of a passage (cut or re-indented);
   an unclosed fence.
 - `bare_label`: a prose sentence that is a label, not a statement: one bare word ("Confirm.", a
@@ -48,6 +49,7 @@ _FENCE_BLOCK = re.compile(r"^([ \t]*)(```|~~~)[^\n]*\n(.*?)^\1\2[ \t]*$", re.MUL
 _LIST_ITEM = re.compile(r"^\s*(?:[-*+•]|\d+[.)])\s+")
 _HEADED = re.compile(r"^[^\s:][^:]{0,60}:\s+\S")  # "Premium: $25/month" — a label and its value
 _SENTENCE_SPLIT = re.compile(r"(?<=[.!?…])[\"'»)\]]*\s+(?=[\"'«(\[]?[A-ZÀ-ÖØ-Þ0-9*•])")
+_CODE_SPAN = re.compile(r"`[^`\n]+`")
 _NAME_SPAN = re.compile(r"`@?[\w.]+`")  # a bare name in a code span: a name in a sentence, not a code line
 
 DANGLING_EN = frozenset("it this that these those they them its their he she his her such".split())
@@ -284,7 +286,11 @@ def fragment_reasons(answer: str, passages: Sequence[str] = ()) -> list[str]:
     code_lines = {line.strip() for b in passage_blocks if len(b.strip().splitlines()) > 1
                   for line in b.splitlines() if len(line.strip()) >= 8}
     lines = prose.splitlines()
-    names_out = [_NAME_SPAN.sub(" ", line) for line in lines]  # "use the `@cl.on_chat_resume` decorator" names it
+    # "use the `@cl.on_chat_resume` decorator" names it; so does a span the article's own prose writes
+    # ("…inside of `"policies": { }`:")
+    passage_prose = "\n".join(_FENCE_BLOCK.sub("\n", p) for p in passages)
+    names_out = [_CODE_SPAN.sub(lambda m: " " if m.group(0) in passage_prose else m.group(0), _NAME_SPAN.sub(" ", line))
+                 for line in lines]
     if any(code in line for line in names_out for code in code_lines):
         reasons.append("lone_code_line")
     rows = _table_rows(passages)

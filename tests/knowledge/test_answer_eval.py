@@ -65,6 +65,9 @@ def test_each_rule_catches_its_fragment(answer: str, passages: list[str], reason
     ("demarche.numerique.gouv.fr conserve les dossiers 12 mois. [1]", []),
     ("Ajoutez :\n\n```graphql\n  a {\n\n  b\n```\n[1]", ["Ajoutez :\n\n```graphql\n  a {\n  \n  b\n```"]),  # blank line
     ("Étapes:\n6. Utilisez le champ Exemple.\n   - Ce champ permet de simuler une réponse. [1]", []),  # under its step
+    # a code span the article's own sentence writes is a name in that sentence, even where a block has it as a line
+    ("Firefox:\n5. Add the following inside of `\"policies\": {`:\n```json\n\"policies\": {\n  \"SavePasswords\": false\n}\n```\n[1]",
+     ["5. Add the following inside of `\"policies\": {`:\n\n```json\n\"policies\": {\n  \"SavePasswords\": false\n}\n```"]),
 ])
 def test_whole_answers_are_not_fragments(answer: str, passages: list[str]) -> None:
     assert fragment_reasons(answer, passages) == []
