@@ -55,6 +55,7 @@ from knowledge.list_context import (
     lead_in,
     render_item,
     whole_steps,
+    whole_when_every_item_fits,
 )
 from knowledge.passage_units import Unit, capitalise, units_of
 from knowledge.pointers import is_pointer, pointer_targets, strip_pointers
@@ -88,12 +89,16 @@ DAY_BONUS = 0.06  # the unit names the days the question asks about (penalty: on
 POLARITY_BONUS = 0.06  # yes/no question: the unit says "no X" / "not X" / "free" about what was asked
 LANGUAGE_PENALTY = 0.04  # the unit's article is in another language than the question (when both exist)
 FOCUS_BONUS = 0.04  # "quel verbe HTTP…?": the unit names what is asked for ("…avec le verbe HTTP POST")
+SYMPTOM_PENALTY = 1.0  # never chosen: the output the question quotes ("« hidden due to permissions »") is the problem, not the fix
 PROBLEM_PENALTY = 0.05  # a how-to question that reports no problem: troubleshooting steps are not the answer
 _PROBLEM = re.compile(r"\b(?:not|n['’]t|nothing|ne|pas|problems?|issues?|errors?|fails?|failed|fix|trouble\w*|"
                       r"crash\w*|broken|missing|probl[èe]mes?|erreurs?|panne|bloqu\w*|manqu\w*|still)\b",
                       re.IGNORECASE)
 _META = re.compile(r"^(?:this article|cet article|voici|here is how|these articles|ces articles)\b", re.IGNORECASE)
-_ENDED = re.compile(r"[.!…:;][\"'»)\]*_`]*$")  # a line without one is a title ("Upgrading from 1.x")
+# what a question quotes: «…», “…”, "…", or '…' opening after a space (not "l'API … j'ai")
+_QUOTED = re.compile(r"«\s*([^»]{6,}?)\s*»|“([^”]{6,}?)”|\"([^\"]{6,}?)\"|(?:^|\s)'([^']{6,}?)'(?=[\s?.!,;:]|$)")
+_ENDED = re.compile(r"[.!…:;][\"'»)\]*_`]*$")  # a line without one is a title ("Upgrading from 1.x"),
+_VALUE_IN_CODE = re.compile(r":\s*`[^`]+`$")  # …unless a colon hands it its value ("…is required: `bitwarden.com`")
 
 
 @dataclass
@@ -118,6 +123,7 @@ class _Candidate:
     deciding: bool = False
     extra: bool = False  # found by the answer-type search of whole articles, not by retrieval
     behind: bool = False  # from a chunk ranked right behind the hits (`KnowledgeBase.runners_up`)
+    led: bool = False  # a block quoted right after the sentence or item ending on ":" that introduces it
 
 
 def _usable(unit: Unit) -> bool:
@@ -125,7 +131,8 @@ def _usable(unit: Unit) -> bool:
         return False
     if unit.kind == "sentence":
         text = unit.text
-        return (len(text) >= 12 and len(text.split()) >= 3 and not text.endswith("?") and bool(_ENDED.search(text))
+        return (len(text) >= 12 and len(text.split()) >= 3 and not text.endswith("?")
+                and bool(_ENDED.search(text) or _VALUE_IN_CODE.search(text))
                 and not starts_lower(text) and not _META.match(text) and not is_pointer(unit))
     if unit.kind == "item":
         link_only = any(unit.text.rstrip(".") == label for label, _ in unit.links)  # "- [Refunds](refunds.md)"
@@ -279,7 +286,7 @@ def _render(c: _Candidate, quoted: set[str]) -> str:
     if unit.kind == "item":  # under its lead-in, a step with its number (knowledge.list_context)
         return render_item(unit, c.siblings, heading_of(c.hit), quoted)
     lead = lead_in(unit, heading_of(c.hit), c.siblings, quoted)
-    if unit.lead and unit.lead in quoted:
+    if (unit.lead and unit.lead in quoted) or c.led:
         lead = ""  # the sentence that introduces the block is already the answer's previous sentence
     elif lead and not _ENDED.search(lead):
         lead += ":"  # "…a file located at `.chainlit/config.toml`" then its code: it introduces it
@@ -293,6 +300,20 @@ def _terms(text: str) -> frozenset[str]:
     """A unit's stemmed words under EN and FR: the same units come back question after question,
     and analysing them again was the composer's largest own cost (profiled, warm)."""
     return frozenset(analyse_query(text, ["en", "fr"]))
+
+
+def _shows(c: _Candidate, quoted: list[str]) -> bool:
+    """Whether the unit is the output a question quotes (an error the API returns) or the sentence
+    leading into it ("Si l'API vous répond :"): the reader has that already, the fix follows it."""
+    block = c.unit
+    if block.kind != "code":
+        following = c.siblings[c.order + 1] if c.order + 1 < len(c.siblings) else None
+        if block.kind not in ("sentence", "item") or not block.text.rstrip().endswith(":") or following is None \
+                or following.kind != "code":
+            return False
+        block = following
+    text = " ".join(block.text.lower().split())
+    return any(q in text for q in quoted)
 
 
 def _is_block(c: _Candidate) -> bool:
@@ -319,6 +340,8 @@ class _Scorer:
         # a how-to or a question for a name in code is answered by an example; a fact question
         # by the sentence, the example beside it is padding
         self.wants_code = self.kind == HOWTO or IDENTIFIER in self.types
+        self.quoted = [" ".join(q.lower().split()) for m in _QUOTED.finditer(question)
+                       for q in m.groups() if q and len(q.split()) >= 2]
         focus = asked_focus(question)
         self.focus = _terms(focus) if focus else frozenset()
         self._languages: dict[str, str] = {}
@@ -388,6 +411,8 @@ class _Scorer:
             if self.days:
                 days = days_named(unit.text)
                 fit += DAY_BONUS if days & self.days else -DAY_BONUS if days else 0.0
+        if self.quoted and _shows(c, self.quoted):
+            fit -= SYMPTOM_PENALTY
         if self.focus and unit.kind != "code" and self.focus <= _terms(unit.text):
             fit += FOCUS_BONUS
         if self.kind == YESNO and unit.kind in ("sentence", "item", "row") and states_polarity(self.question, unit.text):
@@ -455,6 +480,9 @@ def compose(question: str, hits: list[Hit], embedder: Any, cache_dir: Path, *, k
         chosen.append(int(i))
         if _is_block(c):
             budget = min(budget, 2)
+    if scorer.types:  # each condition listed under "In order for X to be eligible:" is the answer
+        chosen = whole_when_every_item_fits(chosen, candidates, lambda j: candidates[j].score >= KEEP_RATIO * best.score
+                                            and states_type(candidates[j].unit.text, scorer.types))
     chosen = _focused(chosen, candidates, scorer)
     chosen = _spans(chosen, candidates, kind)
     if kind == YESNO:  # the unit that says yes or no: it says "no X"/"free" about what was asked, from the
@@ -478,6 +506,7 @@ def compose(question: str, hits: list[Hit], embedder: Any, cache_dir: Path, *, k
             candidates[deciding].deciding = True
     if kind == HOWTO:
         chosen = whole_steps(chosen, candidates)  # a procedure is quoted whole (knowledge.list_context)
+    chosen = _with_what_follows(chosen, candidates)
     composed = _assemble(question, kind, [candidates[i] for i in chosen])
     composed.weak = top_similarity < floor + WEAK_MARGIN
     return composed
@@ -506,6 +535,7 @@ def _focused(chosen: list[int], candidates: list[_Candidate], scorer: _Scorer) -
 _IMPERATIVE = re.compile(r"^(?:[A-ZÀ-Ý][a-zà-ÿ]+ez\b|[A-Z][a-z]+(?<!s) (?:the|your|a|an|on|to|in|into)\b)")
 _NEXT_STEP = re.compile(r"^(?:then|next|after\s+that|afterwards|finally|lastly|ensuite|puis|enfin|"
                         r"une\s+fois\s+(?:cela|ceci)\s+fait)\b", re.IGNORECASE)
+_INSTEAD = re.compile(r"^(?:instead|rather|à\s+la\s+place|au\s+lieu\s+de\s+cela|plutôt)\b", re.IGNORECASE)
 _STEPS_BACK = 3  # at most this many units before a "Then…" sentence: a block and its lead-in
 
 
@@ -533,6 +563,37 @@ def _spans(chosen: list[int], candidates: list[_Candidate], kind: str) -> list[i
         if between or (i == chosen[0] and _IMPERATIVE.match(candidates[middle].unit.text)):
             added.append(middle)
     return chosen + [i for i in dict.fromkeys(added)]
+
+
+def _with_what_follows(chosen: list[int], candidates: list[_Candidate]) -> list[int]:
+    """The unit a chosen one hands over to, right after it in its passage:
+    - a list item ending on ":" introduces the code block or list after it ("5. …add the
+      following to `policies.json`:"): quoted without it, it promises what it does not give (a
+      sentence ending so is dropped instead when its block is not chosen: `gather_lists`);
+    - a sentence followed by one opening on "Instead" / "À la place" says what not to do, and the
+      next one what to do ("…you should not put your own keys in the `.env` file. Instead, use
+      `user_env`…")."""
+    at = {(c.hit.source, c.hit.chunk_index, c.order): i for i, c in enumerate(candidates)}
+    out = list(chosen)
+    for i in chosen:
+        c = candidates[i]
+        following = c.siblings[c.order + 1] if c.order + 1 < len(c.siblings) else None
+        if c.unit.kind == "item" and c.unit.text.rstrip().endswith(":"):
+            # the next unit that is not the item's own list (a passage lists its items, then the list)
+            order = next((k for k in range(c.order + 1, len(c.siblings)) if not (
+                c.siblings[k].kind == "list" and c.siblings[k].block == c.unit.block)), None)
+            if order is not None and c.siblings[order].kind != "code":
+                order = next((k for k, u in enumerate(c.siblings) if u.kind == "list" and u.lead == c.unit.text), None)
+        elif c.unit.kind == "sentence" and following is not None and following.kind == "sentence" \
+                and _INSTEAD.match(following.text):
+            order = c.order + 1
+        else:
+            continue
+        j = at.get((c.hit.source, c.hit.chunk_index, order)) if order is not None else None
+        if j is not None and j not in out:
+            candidates[j].led = candidates[j].unit.kind in ("code", "list") and candidates[j].unit.lead != c.unit.text
+            out.insert(out.index(i) + 1, j)
+    return out
 
 
 def _steps_before(chosen: int, candidates: list[_Candidate], at: dict[tuple[str, int, int], int]) -> list[int]:
@@ -599,16 +660,23 @@ _ANNOUNCING = re.compile(r"(?:,?\s*(?:for example|for instance|e\.g\.|such as|pa
 
 def _closed(sentence: str) -> str:
     """A sentence announcing what the page showed next ("…in a specific order, for example:"), quoted
-    without it: it ends there, or it reads as a lead-in to nothing."""
+    without it: it ends there, or it reads as a lead-in to nothing. One ending on the value its colon
+    hands over ("…is required: `bitwarden.com`") gets its full stop."""
+    if _VALUE_IN_CODE.search(sentence):
+        return f"{sentence}."
     return _ANNOUNCING.sub(".", sentence) if sentence.endswith(":") else sentence
 
 
 def _continues(c: _Candidate, lead: str, previous_list: tuple[str, int, str] | None) -> bool:
-    """Whether a list part goes on the list quoted just before it: the same lead-in, or the next
-    passage of the same article, which opens mid-list under its section's name only."""
+    """Whether a list part goes on the list quoted just before it: the same lead-in in the same or
+    the next passage, or the next passage of the same article, which opens mid-list under its
+    section's name only. Two lists far apart that open the same way ("Firefox:" under Windows,
+    then under macOS) are two lists: merged, their items read "5." then "4."."""
     if previous_list is None or previous_list[0] != c.hit.source:
         return False
-    return lead == previous_list[2] or (not c.unit.lead and c.hit.chunk_index == previous_list[1] + 1)
+    next_passage = c.hit.chunk_index == previous_list[1] + 1
+    return (lead == previous_list[2] and (next_passage or c.hit.chunk_index == previous_list[1])) or (
+        not c.unit.lead and next_passage)
 
 
 def _citation(part: str) -> str:
@@ -650,6 +718,8 @@ def _assemble(question: str, kind: str, chosen: list[_Candidate]) -> Composed:
         if listed and _continues(c, lead, previous_list):
             rendered = rest.lstrip("\n")  # one list cut in two passages: its lead-in once
             goes_on.add(len(parts))
+        if c.led:
+            goes_on.add(len(parts))  # the block right under the sentence that introduces it, one citation
         previous_list = (c.hit.source, c.hit.chunk_index, lead) if listed else None
         block = "\n" in rendered
         parts.append((f"{rendered}\n[{number}]" if c.unit.kind == "code" else f"{rendered} [{number}]", block))

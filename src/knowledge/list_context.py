@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from collections.abc import Collection, Sequence
+from collections.abc import Callable, Collection, Sequence
 from typing import Any, Protocol
 
 from knowledge.fragments import opens_on_pronoun
@@ -201,6 +201,30 @@ def whole_steps(chosen: list[int], candidates: list[Any]) -> list[int]:
         c = candidates[i]
         if c.unit.kind == "item" and c.unit.numbered:
             i = lists.get((c.hit.source, c.hit.chunk_index, c.unit.block), i)
+        if i not in out:
+            out.append(i)
+    return out
+
+
+def whole_when_every_item_fits(chosen: list[int], candidates: list[Any], fits: Callable[[int], bool]) -> list[int]:
+    """A list item chosen stands for its whole list when every item of that list `fits` (scores
+    as well as what is kept): two conditions listed under "In order for X to be eligible:" are
+    both the answer, and the budget of units had cut the second (candidate indexes in and out)."""
+    lists = {(c.hit.source, c.hit.chunk_index, c.unit.block): i for i, c in enumerate(candidates)
+             if c.unit.kind == "list"}
+    items: dict[tuple[str, int, int], list[int]] = {}
+    for i, c in enumerate(candidates):
+        if c.unit.kind == "item":
+            items.setdefault((c.hit.source, c.hit.chunk_index, c.unit.block), []).append(i)
+    out: list[int] = []
+    for i in chosen:
+        c = candidates[i]
+        key = (c.hit.source, c.hit.chunk_index, c.unit.block)
+        if c.unit.kind == "item" and key in lists:
+            listed = sum(u.kind == "item" and u.block == c.unit.block for u in c.siblings)
+            members = items.get(key, [])
+            if len(members) == listed >= 2 and all(fits(j) for j in members):
+                i = lists[key]
         if i not in out:
             out.append(i)
     return out

@@ -123,3 +123,96 @@ def test_a_sentence_stating_no_amount_is_padding_beside_the_one_that_does(answer
                     [hit(advice, "passes.md", "Passes", "Family swimming"),
                      hit("A yearly pass saves a family about $90 per year.", "survey.md", "Survey", "Findings", 1)])
     assert "$90 per year" in result.text and "should get the yearly pass" not in result.text
+
+
+DETACH = ("As a reseller, you may want to end your management of a customer account when you no longer serve "
+          "them. In order for a customer account to be detached:\n\n"
+          "- You must be a reseller administrator.\n"
+          "- The customer account must have at least one verified owner.\n\n"
+          "Once both hold, open the reseller console and choose Detach from the account's menu.")
+
+
+def test_every_condition_of_a_requirement_list_is_quoted(answer) -> None:
+    """Two conditions listed under "In order for X:" are both the answer, not the first alone."""
+    result = answer("We're a reseller and no longer look after one customer's account. What has to be in place before "
+                    "we can detach it from our console?",
+                    [hit(DETACH, "resellers.md", "Detaching a customer account", "")])
+    assert "reseller administrator" in result.text and "verified owner" in result.text
+
+
+PUBLIC_KEYS = ("If you publish your bot for everyone, you should not store your own API key in the settings file.\n"
+               "Instead, set `per_user_keys = [\"LLM_KEY\"]` in `bot.toml`.\n\n"
+               "You can then read a visitor's keys in your code with:\n\n```python\nkeys = session.get(\"keys\")\n```")
+PROVIDER = "Add your provider API key in the `PROVIDER_KEY` variable of the settings file."
+
+
+def test_a_sentence_saying_what_not_to_do_comes_with_the_instead(answer) -> None:
+    """"…you should not store your own key in the settings file." answers only with what follows it."""
+    result = answer("My bot is going public and I don't want strangers spending my API key. How can each person "
+                    "bring their own?", [hit(PUBLIC_KEYS, "keys.md", "API keys", "Public bots"),
+                                         hit(PROVIDER, "provider.md", "Providers", "Keys", 1)])
+    assert "should not store your own API key" in result.text and "per_user_keys" in result.text
+
+
+TOKEN_ERRORS = ("If the server answers:\n\n```json\n{\n  \"error\": \"request hidden by access rules\",\n"
+                "  \"code\": 403\n}\n```\n\nCheck that:\n\n- the key is sent in the `X-Api-Key` header\n"
+                "- the key holds no spaces\n- the key was granted access to this project")
+TOKEN_USE = "Send the key in the `X-Api-Key` header of every request. Keys are created from your profile page."
+
+
+def test_the_error_a_question_quotes_is_not_its_answer(answer) -> None:
+    """The output the question quotes is what the reader already has: the fix follows it."""
+    result = answer("The server keeps saying \"request hidden by access rules\" although I have a key. How should "
+                    "I send my key?", [hit(TOKEN_ERRORS, "errors.md", "Frequent errors", "Requests fail with my key"),
+                                    hit(TOKEN_USE, "keys.md", "API keys", "Using a key", 1)])
+    assert "request hidden by access rules" not in result.text and "If the server answers" not in result.text
+    assert "Check that:" in result.text or "X-Api-Key" in result.text
+
+
+SLIDER = ("`min` (int): The smallest value a user can pick. Defaults to 0.\n\n"
+          "`max` (int): The largest value a user can pick. Defaults to 100.\n\n"
+          "`step` (int): The interval between two values. Defaults to 1.")
+
+
+def test_a_default_is_quoted_with_the_attribute_it_belongs_to(answer) -> None:
+    result = answer("If I leave out the upper bound of the range widget, what is the largest value people can pick?",
+                    [hit(SLIDER, "range.md", "Range widget", "Attributes")])
+    assert "Defaults to 100." in result.text
+
+
+BLOCKERS = ("By default, script blockers may stop the add-on from reaching the sync servers. Without a rule, "
+            "signing in fails.\n\nAllowing the following domain in ScriptGuard is required: `sync.example.org`")
+
+
+def test_a_sentence_handing_its_value_in_code_after_a_colon_is_quotable(answer) -> None:
+    result = answer("I use ScriptGuard and the add-on can't sign in. What do I need to allow?",
+                    [hit(BLOCKERS, "blockers.md", "Script blocker rules", "ScriptGuard")])
+    assert "sync.example.org" in result.text
+
+
+POLICY_STEPS = ("1. Download the policy templates.\n"
+                "2. To turn off the browser's own password saving, add the following to `policies.json`:\n\n"
+                "   ```\n   {\n    \"SavePasswords\": false\n   }\n   ```\n\n"
+                "3. Deploy the file with your device management tool.")
+
+
+def test_a_list_item_ending_on_a_colon_comes_with_its_code(answer) -> None:
+    result = answer("What goes in policies.json to turn off the browser's own password saving?",
+                    [hit(POLICY_STEPS, "deploy.md", "Deploying the add-on", "Firefox")])
+    assert "add the following to `policies.json`" in result.text and '"SavePasswords": false' in result.text
+
+
+WINDOWS_STEPS = ("4. Open the **Group Policy** editor.\n5. To stop the browser from saving passwords itself, set "
+                 "`SavePasswords` to false in `policies.json`.")
+MAC_STEPS = ("3. Open the **Profiles** pane.\n4. To stop the browser from saving passwords itself, set `SavePasswords` "
+             "to false in `org.example.plist`.")
+
+
+def test_two_lists_far_apart_under_the_same_heading_stay_two_lists(answer) -> None:
+    """"Firefox:" under Windows, then under macOS: merged, the steps read 4, 5, 3, 4."""
+    result = answer("Where do I tell the browser to stop saving passwords itself?",
+                    [hit(WINDOWS_STEPS, "deploy.md", "Deploying the add-on", "Windows > Firefox", 3),
+                     hit(MAC_STEPS, "deploy.md", "Deploying the add-on", "macOS > Firefox", 9)])
+    numbers = [line.split(".")[0] for line in result.text.splitlines() if line[:1].isdigit()]
+    assert numbers in (["4", "5", "3", "4"], ["3", "4", "4", "5"])
+    assert result.text.count("Firefox:") == 2
