@@ -123,6 +123,8 @@ _WORDS_EN = (r"one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fi
 _WORDS_FR = (r"deux|trois|quatre|cinq|six|sept|huit|neuf|dix|onze|douze|quinze|vingt|trente|quarante|"
              r"cinquante|soixante|cent")
 _NUM = rf"(?:\d+(?:[.,]\d+)?|{_WORDS_EN}|{_WORDS_FR}|an?|a\s+few|several|half\s+an?|un|une|quelques)"
+# an English unit takes an English count ("un second temps" is "a second stage", not a duration)
+_NUM_EN = rf"(?:\d+(?:[.,]\d+)?|{_WORDS_EN}|an?|a\s+few|several|half\s+an?)"
 _PERIOD_EN = r"(?:day|week|month|year|hour|minute|morning|evening|night|monday|tuesday|wednesday|thursday|" \
              r"friday|saturday|sunday)s?"
 _PERIOD_FR = r"(?:jours?|semaines?|mois|ans|ann[ée]es?|heures?|minutes?|matins?|soirs?|lundis?|mardis?|" \
@@ -137,7 +139,7 @@ _STATES: dict[str, re.Pattern[str]] = {
     TIME: re.compile(r"\b\d{1,2}(?::\d{2})?\s*(?:a\.m\.|p\.m\.|am\b|pm\b)|\b\d{1,2}:\d{2}\b|"
                      r"\b\d{1,2}\s?h(?:\s?\d{2})?\b(?!\s*/)|\b(?:noon|midnight|midi|minuit)\b|"
                      r"\baround\s+the\s+clock\b|\b24/7\b|\bjour\s+et\s+nuit\b", _I),
-    DURATION: re.compile(rf"\b{_NUM}[\s-]+(?:business\s+|working\s+|calendar\s+|full\s+)?{_TIME_UNITS_EN}\b|"
+    DURATION: re.compile(rf"\b{_NUM_EN}[\s-]+(?:business\s+|working\s+|calendar\s+|full\s+)?{_TIME_UNITS_EN}\b|"
                          rf"\b{_NUM}[\s-]+{_TIME_UNITS_FR}(?:\s+ouvr[ée]s)?\b|\b\d+-(?:day|week|month|year|minute|"
                          r"hour)\b|\b(?:immediately|instantly|at\s+once|straight\s+away|right\s+away|"
                          r"imm[ée]diatement|tout\s+de\s+suite|aussit[ôo]t)\b", _I),

@@ -346,3 +346,11 @@ def test_what_to_act_on_is_not_a_prerequisite(question: str) -> None:
 ])
 def test_a_verb_with_its_object_still_asks_for_a_requirement(question: str) -> None:
     assert REQUIREMENT in asked_types(question)
+
+
+def test_an_english_unit_after_a_french_article_is_no_duration() -> None:
+    """"dans un second temps" is "at a second stage": "un" + "second" is not one second."""
+    assert not states_type("Dans un premier temps la demande est enregistrée, dans un second temps elle est "
+                           "programmée.", {DURATION})
+    assert states_type("La démarche a été mise en œuvre en deux jours.", {DURATION})
+    assert states_type("Wait a second before retrying.", {DURATION})
