@@ -169,7 +169,29 @@ def _passage_units(text: str) -> tuple[tuple[Unit, ...], tuple[bool, ...]]:
     for unit in units:
         if unit.kind in ("sentence", "item", "row"):
             unit.text = strip_pointers(unit.text)
-    return tuple(units), tuple(_usable(unit) for unit in units)
+    usable = [_usable(unit) for unit in units]
+    if not any(usable):
+        units, usable = _labels_listed(units)
+    return tuple(units), tuple(usable)
+
+
+def _labels_listed(units: list[Unit]) -> tuple[list[Unit], list[bool]]:
+    """A passage of labels only ("**Demande de restitution de titre d'identité**" under "Greffe
+    correctionnel", a page listing its procedures as bold links) has no sentence: its labels are
+    what it says, read as the items of a list under the section's name. Elsewhere such a line is a
+    title over prose, and stays unquoted."""
+    block = max((u.block for u in units), default=0) + 1
+    labels = [Unit("item", unit.text.strip("*_ ").strip(), unit.position, block) if _label(unit) else unit
+              for unit in units]
+    return labels, [_usable(unit) for unit in labels]
+
+
+def _label(unit: Unit) -> bool:
+    """A line unquoted only for ending on no punctuation ("Demande de restitution de titre
+    d'identité"): never a question, an article's talk about itself, or a pointer."""
+    text = unit.text
+    return (unit.kind == "sentence" and len(text.split()) >= 2 and not _ENDED.search(text)
+            and not text.endswith("?") and not starts_lower(text) and not _META.match(text) and not is_pointer(unit))
 
 
 def _units(passages: list[tuple[Hit, float]], seen: set[str], wanted: Any = None,

@@ -216,3 +216,26 @@ def test_two_lists_far_apart_under_the_same_heading_stay_two_lists(answer) -> No
     numbers = [line.split(".")[0] for line in result.text.splitlines() if line[:1].isdigit()]
     assert numbers in (["4", "5", "3", "4"], ["3", "4", "4", "5"])
     assert result.text.count("Firefox:") == 2
+
+
+COURT = "**Request to get back an identity document (passport, ID card, residence permit)**"
+FORMS = ("Identity document: this field lets the applicant attach an ID card (front only), a passport or a residence "
+         "permit. Accepted formats: jpg/png.")
+
+
+def test_a_passage_of_labels_only_is_quoted_as_its_list(answer) -> None:
+    """A page listing its procedures as bold labels has no sentence: the label is what it says."""
+    result = answer("The court clerk kept my ID card. Can I ask for it back online?",
+                    [hit(COURT, "court.md", "Procedures of the city court", "Criminal registry"),
+                     hit(FORMS, "forms.md", "Form fields", "Attachments", 1)])
+    assert "Request to get back an identity document" in result.text
+    assert "Criminal registry:" in result.text
+
+
+def test_an_article_talking_about_itself_is_not_a_label(answer) -> None:
+    result = answer("Do you charge extra if my card payment fails?",
+                    [hit("This article explains when you are charged and what happens if a payment fails",
+                         "billing.md", "Billing", "Billing and payments"),
+                     hit("There is no late fee. A failed payment is retried after 3 days.", "billing.md", "Billing",
+                         "Failed payments", 1)])
+    assert "This article explains" not in result.text and "no late fee" in result.text
