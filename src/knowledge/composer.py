@@ -506,7 +506,8 @@ def compose(question: str, hits: list[Hit], embedder: Any, cache_dir: Path, *, k
         chosen = whole_when_every_item_fits(chosen, candidates, lambda j: candidates[j].score >= KEEP_RATIO * best.score
                                             and states_type(candidates[j].unit.text, scorer.types))
     chosen = _focused(chosen, candidates, scorer)
-    chosen = _spans(chosen, candidates, kind)
+    at = {(c.hit.source, c.hit.chunk_index, c.order): i for i, c in enumerate(candidates)}  # by position
+    chosen = _spans(chosen, candidates, kind, at)
     if kind == YESNO:  # the unit that says yes or no: it says "no X"/"free" about what was asked, from the
         # best-retrieved article, with most of the question's words
         pool = [int(i) for i in order if candidates[i].score >= YESNO_RATIO * best.score
@@ -528,7 +529,7 @@ def compose(question: str, hits: list[Hit], embedder: Any, cache_dir: Path, *, k
             candidates[deciding].deciding = True
     if kind == HOWTO:
         chosen = whole_steps(chosen, candidates)  # a procedure is quoted whole (knowledge.list_context)
-    chosen = _with_what_follows(chosen, candidates)
+    chosen = _with_what_follows(chosen, candidates, at)
     composed = _assemble(question, kind, [candidates[i] for i in chosen])
     composed.weak = top_similarity < floor + WEAK_MARGIN
     return composed
@@ -561,16 +562,17 @@ _INSTEAD = re.compile(r"^(?:instead|rather|à\s+la\s+place|au\s+lieu\s+de\s+cela
 _STEPS_BACK = 3  # at most this many units before a "Then…" sentence: a block and its lead-in
 
 
-def _spans(chosen: list[int], candidates: list[_Candidate], kind: str) -> list[int]:
+def _spans(chosen: list[int], candidates: list[_Candidate], kind: str,
+           at: dict[tuple[str, int, int], int]) -> list[int]:
     """For a how-to question, the sentences a reader needs between and after the chosen ones: a
     sentence lying between two chosen sentences of one paragraph (quoting the first and third
     skipped the one that acts: "…partager votre démarche. [À cette fin, cliquez sur « Envoyer une
     copie ».] Il faut…"), and the instruction right after the best sentence ("…il est possible de
     repasser le dossier en instruction." → "Cliquez sur le bouton « Repasser en instruction »"),
-    and the block a chosen "Then…" sentence goes on (`_steps_before`)."""
+    and the block a chosen "Then…" sentence goes on (`_steps_before`). `at`: each candidate's index
+    by (source, chunk, position)."""
     if kind != HOWTO:
         return chosen
-    at = {(c.hit.source, c.hit.chunk_index, c.order): i for i, c in enumerate(candidates)}
     best_source = candidates[chosen[0]].hit.source if chosen else ""
     added = [j for i in chosen if candidates[i].hit.source == best_source for j in _steps_before(i, candidates, at)]
     for i in chosen:
@@ -587,7 +589,8 @@ def _spans(chosen: list[int], candidates: list[_Candidate], kind: str) -> list[i
     return chosen + [i for i in dict.fromkeys(added)]
 
 
-def _with_what_follows(chosen: list[int], candidates: list[_Candidate]) -> list[int]:
+def _with_what_follows(chosen: list[int], candidates: list[_Candidate],
+                       at: dict[tuple[str, int, int], int]) -> list[int]:
     """The unit a chosen one hands over to, right after it in its passage:
     - a list item ending on ":" introduces the code block or list after it ("5. …add the
       following to `policies.json`:"): quoted without it, it promises what it does not give (a
@@ -595,7 +598,6 @@ def _with_what_follows(chosen: list[int], candidates: list[_Candidate]) -> list[
     - a sentence followed by one opening on "Instead" / "À la place" says what not to do, and the
       next one what to do ("…you should not put your own keys in the `.env` file. Instead, use
       `user_env`…")."""
-    at = {(c.hit.source, c.hit.chunk_index, c.order): i for i, c in enumerate(candidates)}
     out = list(chosen)
     for i in chosen:
         c = candidates[i]
