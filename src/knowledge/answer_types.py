@@ -115,6 +115,7 @@ _WHEN = re.compile(r"\b(?:when|quand)\b", _I)
 _WHAT_TO_ACT_ON = re.compile(
     r"\bwhat\s+do\s+(?:i|we|you)\s+need\s+to\s+[a-z]+(?:-[a-z]+)?(?:\s+(?:on|off|up|out|down|in))?\s*"
     r"(?:$|[?.!,;]|\b(?:in|on|at|for|from|with|within|inside|under|via|through|there|here)\b)", _I)
+_ASKS_REQUIREMENT = dict(_ASKS)[REQUIREMENT]
 _HOW_MANY_TIME = re.compile(rf"\bhow\s+many\s+{_TIME_UNITS_EN}\b|\bcombien\s+de\s+{_TIME_UNITS_FR}\b", _I)
 
 # --- what a text states (patterns run on the original text) --------------------------------------
@@ -184,7 +185,7 @@ def asked_types(question: str) -> frozenset[str]:
     """The kinds of fact `question` asks for (empty when none is recognised)."""
     folded = fold_accents(question.lower())
     found = {name for name, pattern in _ASKS if pattern.search(folded)}
-    if REQUIREMENT in found and _WHAT_TO_ACT_ON.search(folded) and not dict(_ASKS)[REQUIREMENT].search(
+    if REQUIREMENT in found and _WHAT_TO_ACT_ON.search(folded) and not _ASKS_REQUIREMENT.search(
             _WHAT_TO_ACT_ON.sub(" ", folded)):
         found.discard(REQUIREMENT)
     if DURATION in found and _HOW_MANY_TIME.search(folded):

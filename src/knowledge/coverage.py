@@ -140,7 +140,7 @@ def most_shared(question: str, passages: list[str], index: Any, language: str) -
 
 def shares_no_word(question: str, passages: list[str], index: Any, language: str) -> bool:
     """Whether none of `passages` (heading and text) holds a single content word of `question`."""
-    return all(index.coverage(question, text, language) == 0.0 for text in passages)
+    return most_shared(question, passages, index, language) == 0.0
 
 
 def names_spoken_of(names: tuple[str, ...], passages: list[str], embedder: Any, cache_dir: Any,

@@ -191,11 +191,16 @@ def gather_lists(chosen: list[Any]) -> list[Any]:
     return out or chosen
 
 
+def _lists_by_block(candidates: list[Any], numbered: bool = False) -> dict[tuple[str, int, int], int]:
+    """Each whole-list candidate's index by (source, chunk, block): the list its items belong to."""
+    return {(c.hit.source, c.hit.chunk_index, c.unit.block): i for i, c in enumerate(candidates)
+            if c.unit.kind == "list" and (c.unit.numbered or not numbered)}
+
+
 def whole_steps(chosen: list[int], candidates: list[Any]) -> list[int]:
     """For a how-to question: a numbered step chosen stands for its whole list (candidate indexes
     in, candidate indexes out; never a middle step alone)."""
-    lists = {(c.hit.source, c.hit.chunk_index, c.unit.block): i for i, c in enumerate(candidates)
-             if c.unit.kind == "list" and c.unit.numbered}
+    lists = _lists_by_block(candidates, numbered=True)
     out: list[int] = []
     for i in chosen:
         c = candidates[i]
@@ -210,8 +215,7 @@ def whole_when_every_item_fits(chosen: list[int], candidates: list[Any], fits: C
     """A list item chosen stands for its whole list when every item of that list `fits` (scores
     as well as what is kept): two conditions listed under "In order for X to be eligible:" are
     both the answer, and the budget of units had cut the second (candidate indexes in and out)."""
-    lists = {(c.hit.source, c.hit.chunk_index, c.unit.block): i for i, c in enumerate(candidates)
-             if c.unit.kind == "list"}
+    lists = _lists_by_block(candidates)
     items: dict[tuple[str, int, int], list[int]] = {}
     for i, c in enumerate(candidates):
         if c.unit.kind == "item":
