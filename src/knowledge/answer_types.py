@@ -30,8 +30,9 @@ QUANTITY = "quantity"  # "how much <something>": any stated number
 IDENTIFIER = "identifier"  # "which decorator / setting / command / URL": a name written as code
 REQUIREMENT = "requirement"  # "what must be switched on first?": a condition or a prerequisite
 DATE = "date"  # "since when / from what date?": a calendar date ("July 1, 2026", "1er juillet 2026")
+VERSION = "version"  # "which version do I need?": a release number ("2.9.6", "python>=3.9", "v2")
 ALL_TYPES = frozenset({MONEY, TIME, DURATION, AGE, FREQUENCY, PLACE, CONTACT, BENEFIT, QUANTITY, IDENTIFIER,
-                       REQUIREMENT, DATE})
+                       REQUIREMENT, DATE, VERSION})
 
 _I = re.IGNORECASE
 
@@ -109,6 +110,10 @@ _ASKS.append((DATE, re.compile(  # a calendar date, not a delay ("until when" is
     r"\b(?:what|which)\s+(?:date|year)\b|\bin\s+what\s+year\b|"
     r"\b(?:a\s+partir|depuis)\s+(?:de\s+)?quand\b|\b(?:a\s+partir\s+de\s+|depuis\s+)?quelle\s+date\b|"
     r"\ben\s+quelle\s+annee\b|\bdepuis\s+quelle\s+annee\b", _I)))
+_ASKS.append((VERSION, re.compile(
+    r"\b(?:which|what)\s+(?:\w+\s+){0,2}?(?:versions?|releases?)\b|\b(?:since|from|as\s+of)\s+(?:which|what)\s+"
+    r"(?:version|release)\b|\bquelles?\s+(?:\w+\s+){0,2}?versions?\b|\b(?:depuis|a\s+partir\s+de)\s+quelle\s+version\b",
+    _I)))
 _WHEN = re.compile(r"\b(?:when|quand)\b", _I)
 # "what do I need to switch on (in the portal)?" asks what to act on, not a prerequisite: the verb
 # has no object, the "what" is it ("what do I need to run Chainlit?" keeps its object: a requirement)
@@ -173,6 +178,7 @@ _STATES[DATE] = re.compile(  # "July 1, 2026", "1er juillet 2026", "September 20
     rf"\b{_MONTH}\s+\d{{1,2}}(?:st|nd|rd|th)?,?\s+\d{{4}}\b|\b\d{{1,2}}(?:er|st|nd|rd|th)?\s+{_MONTH}(?:\s+\d{{4}})?\b|"
     rf"\b{_MONTH}\s+\d{{4}}\b|\b\d{{4}}-\d{{2}}-\d{{2}}\b|\b\d{{1,2}}/\d{{1,2}}/\d{{2,4}}\b|"
     r"\b(?:in|since|until|before|after|from|en|depuis|avant|apr[èe]s|d[èe]s)\s+(?:19|20)\d{2}\b")
+_STATES[VERSION] = re.compile(r"\b[vV]?\d+\.\d+(?:\.\d+)*\b|\b(?:version|release|v)\s?\d+\b", _I)
 _STATES[REQUIREMENT] = re.compile(
     r"\b(?:need|needs|must|required|requires?|requiring|prerequisites?|have\s+to|has\s+to|"
     r"only\s+(?:if|when|after|once)|as\s+long\s+as|unless)\b|\bn[ée]cessit\w*|\bil\s+faut\b|"

@@ -18,6 +18,7 @@ from knowledge.answer_types import (
     QUANTITY,
     REQUIREMENT,
     TIME,
+    VERSION,
     asked_types,
     days_named,
     states_type,
@@ -354,3 +355,12 @@ def test_an_english_unit_after_a_french_article_is_no_duration() -> None:
                            "programmée.", {DURATION})
     assert states_type("La démarche a été mise en œuvre en deux jours.", {DURATION})
     assert states_type("Wait a second before retrying.", {DURATION})
+
+
+def test_which_version_asks_a_release_number_which_a_unit_states() -> None:
+    assert VERSION in asked_types("Which version of the client do I need for this widget?")
+    assert VERSION in asked_types("À partir de quelle version le champ est-il disponible ?")
+    assert VERSION not in asked_types("Which browser do you support?")
+    for text in ("Available since release 3.4.1.", "The client requires `python>=3.10`.", "Upgrade to v2 first."):
+        assert states_type(text, {VERSION}), text
+    assert not states_type("The widget shows a row of preset colours.", {VERSION})
