@@ -71,15 +71,20 @@ from knowledge.question_kind import (
     negates,
     polarity,
     question_kind,
+    question_parts,
     states_polarity,
     states_quantity,
 )
 from knowledge.retrieval import Hit
 from knowledge.subjectless import opens_on_verb
+from relais.language import words
 
 MIN_SENTENCE_SIMILARITY = 0.30  # MiniLM cosine: below this a unit does not answer
 WEAK_MARGIN = 0.08  # an answer whose best unit clears the bar by less than this is weak (knowledge-gap report)
 KEEP_RATIO = 0.80  # keep units scoring at least this share of the best one
+PART_MARGIN = 0.05  # a question's part is answered by a unit beyond those chosen when it scores this much better
+MIN_PART_WORDS = 3  # a part of fewer words asks nothing the whole question did not ("Why, and…")
+MIDDLE_RATIO = 0.70  # …and a sentence between two kept ones of a passage, scoring this share
 BLOCK_BONUS = 0.08  # a how-to question prefers steps or code
 QUANTITY_PENALTY = 0.10  # "how much / combien": a unit that states no number cannot be the answer
 YESNO_RATIO = 0.70  # a yes/no is read from a unit scoring at least this share of the best
@@ -385,6 +390,17 @@ class _Scorer:
 
     def score(self, candidates: list[_Candidate]) -> np.ndarray:
         """Set each candidate's scores; return the unit vectors (for the near-duplicate check)."""
+        vectors, rows = self._measure(candidates)
+        for c, (similarity, overlap, base, score) in zip(candidates, rows):
+            c.similarity, c.overlap, c.base, c.score = similarity, overlap, base, score
+        return vectors
+
+    def ranking(self, candidates: list[_Candidate]) -> list[float]:
+        """Each candidate's ranking score for this question, the candidates left untouched."""
+        return [row[3] for row in self._measure(candidates)[1]]
+
+    def _measure(self, candidates: list[_Candidate]) -> tuple[np.ndarray, list[tuple[float, float, float, float]]]:
+        """The unit vectors, and per candidate: similarity, word overlap, bar score, ranking score."""
         texts = [_embed_text(c) for c in candidates]
         owners: list[int] = []
         clause_texts: list[str] = []
@@ -402,20 +418,20 @@ class _Scorer:
         for owner, sim in zip(owners, similarity[n:]):
             best_clause[owner] = max(best_clause[owner], sim)
         own_language = any(self.article_language(c.hit) == self.language for c in candidates)
+        rows = []
         for c, sim, clause_sim in zip(candidates, similarity[:n], best_clause):
             terms = _terms(_embed_text(c))
             overlap = len(self.q_terms & terms) / len(self.q_terms) if self.q_terms else 0.0
-            c.similarity, c.overlap = float(sim), overlap
             shape = 0.05 / (1 + c.rank)
             if self.kind == HOWTO and (c.unit.kind == "code" or (c.unit.kind == "list" and c.unit.numbered)):
                 shape += BLOCK_BONUS
             elif c.unit.kind in ("list", "code"):
                 shape -= 0.03  # a whole block answers a narrow question only when it clearly wins
-            c.base = float(sim) + 0.15 * overlap + shape
+            base = float(sim) + 0.15 * overlap + shape
             if self.quantity and not states_quantity(c.unit.text):
-                c.base -= QUANTITY_PENALTY
-            c.score = float(clause_sim) + 0.15 * overlap + shape + self._fit(c, own_language)
-        return vectors[:n]
+                base -= QUANTITY_PENALTY
+            rows.append((float(sim), overlap, base, float(clause_sim) + 0.15 * overlap + shape + self._fit(c, own_language)))
+        return vectors[:n], rows
 
     def _fit(self, c: _Candidate, own_language: bool) -> float:
         """How well the unit fits what the question asks, beyond its words."""
@@ -506,6 +522,16 @@ def compose(question: str, hits: list[Hit], embedder: Any, cache_dir: Path, *, k
         chosen = whole_when_every_item_fits(chosen, candidates, lambda j: candidates[j].score >= KEEP_RATIO * best.score
                                             and states_type(candidates[j].unit.text, scorer.types))
     chosen = _focused(chosen, candidates, scorer)
+    parts = [p for p in question_parts(question) if len(words(p)) >= MIN_PART_WORDS]
+    if len(parts) > 1 and chosen:  # each part may be answered further on in the best article
+        have = {(c.hit.source, c.hit.chunk_index) for c in candidates}
+        rest = _units(whole_articles([candidates[chosen[0]].hit], kb, have), seen, titles=_titles(kb))
+        for c in rest:
+            c.extra = True
+        if rest:
+            scorer.score(rest)
+            candidates += rest
+        chosen = _each_part_answered(chosen, candidates, parts, embedder, cache_dir, kb)
     at = {(c.hit.source, c.hit.chunk_index, c.order): i for i, c in enumerate(candidates)}  # by position
     chosen = _spans(chosen, candidates, kind, at)
     if kind == YESNO:  # the unit that says yes or no: it says "no X"/"free" about what was asked, from the
@@ -533,6 +559,36 @@ def compose(question: str, hits: list[Hit], embedder: Any, cache_dir: Path, *, k
     composed = _assemble(question, kind, [candidates[i] for i in chosen])
     composed.weak = top_similarity < floor + WEAK_MARGIN
     return composed
+
+
+def _each_part_answered(chosen: list[int], candidates: list[_Candidate], parts: list[str], embedder: Any,
+                        cache_dir: Path, kb: Any) -> list[int]:
+    """A question that asks two things gets both ("How do I set that up, and which version do I
+    need?"): the units chosen for the whole question lean to one part, so each part is scored on
+    its own, and the unit of the chosen articles that answers it best joins the answer when it
+    clearly beats every unit already chosen on that part (with the block it announces, when it
+    ends on ":")."""
+    sources = {candidates[i].hit.source for i in chosen}
+    at = {(c.hit.source, c.hit.chunk_index, c.order): i for i, c in enumerate(candidates)}
+    out = list(chosen)
+    for part in parts:
+        scorer = _Scorer(part, embedder, cache_dir, kb)
+        pool = [i for i, c in enumerate(candidates) if c.hit.source in sources and c.unit.kind != "list"
+                and (c.unit.kind != "code" or scorer.wants_code)]  # "which version?" is not read in an example
+        if not pool:
+            continue
+        scores = scorer.ranking(candidates)
+        best = max(pool, key=lambda i: scores[i])
+        covered = max((scores[i] for i in out if candidates[i].unit.kind != "code" or scorer.wants_code), default=0.0)
+        if best in out or scores[best] < covered + PART_MARGIN \
+                or scores[best] < MIN_SENTENCE_SIMILARITY or any(_overlaps(candidates[best], candidates[j]) for j in out):
+            continue
+        out.append(best)
+        c = candidates[best]
+        block = at.get((c.hit.source, c.hit.chunk_index, c.order + 1))
+        if c.unit.text.endswith(":") and block is not None and candidates[block].unit.kind in ("code", "list"):
+            out.append(block)  # "Make sure everything runs smoothly:" → "chainlit hello"
+    return out
 
 
 def _focused(chosen: list[int], candidates: list[_Candidate], scorer: _Scorer) -> list[int]:
@@ -564,16 +620,16 @@ _STEPS_BACK = 3  # at most this many units before a "Then…" sentence: a block 
 
 def _spans(chosen: list[int], candidates: list[_Candidate], kind: str,
            at: dict[tuple[str, int, int], int]) -> list[int]:
-    """For a how-to question, the sentences a reader needs between and after the chosen ones: a
-    sentence lying between two chosen sentences of one paragraph (quoting the first and third
-    skipped the one that acts: "…partager votre démarche. [À cette fin, cliquez sur « Envoyer une
-    copie ».] Il faut…"), and the instruction right after the best sentence ("…il est possible de
+    """The sentences a reader needs between and after the chosen ones: a sentence lying between
+    two chosen sentences of one passage (quoting the first and third skipped the one that acts or
+    restricts: "…partager votre démarche. [À cette fin, cliquez sur « Envoyer une copie ».] Il
+    faut…", "Determines the size of the chart. [Only works with display="inline".] Choices are…");
+    for a how-to question, the instruction right after the best sentence ("…il est possible de
     repasser le dossier en instruction." → "Cliquez sur le bouton « Repasser en instruction »"),
     and the block a chosen "Then…" sentence goes on (`_steps_before`). `at`: each candidate's index
     by (source, chunk, position)."""
-    if kind != HOWTO:
-        return chosen
-    best_source = candidates[chosen[0]].hit.source if chosen else ""
+    howto = kind == HOWTO
+    best_source = candidates[chosen[0]].hit.source if chosen and howto else ""
     added = [j for i in chosen if candidates[i].hit.source == best_source for j in _steps_before(i, candidates, at)]
     for i in chosen:
         c = candidates[i]
@@ -584,7 +640,9 @@ def _spans(chosen: list[int], candidates: list[_Candidate], kind: str,
         if middle is None or middle in chosen or candidates[middle].unit.kind != "sentence":
             continue
         between = after in chosen and candidates[after].unit.kind == "sentence"
-        if between or (i == chosen[0] and _IMPERATIVE.match(candidates[middle].unit.text)):
+        if between and not howto:  # …when it reads close to the question, not a digression
+            between = candidates[middle].score >= MIDDLE_RATIO * candidates[chosen[0]].score
+        if between or (howto and i == chosen[0] and _IMPERATIVE.match(candidates[middle].unit.text)):
             added.append(middle)
     return chosen + [i for i in dict.fromkeys(added)]
 

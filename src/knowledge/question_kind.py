@@ -146,6 +146,24 @@ def question_kind(question: str) -> str:
     return OTHER
 
 
+_ASKING = (r"(?:(?:for|in|on|at|to|from|by|with|pour|à|a|en|de|dans|sous|par|avec)\s+)?"
+           r"(?:which|what|how|where|when|why|who|is|are|do|does|did|can|could|will|would|should|must|"
+           r"combien|comment|quel\w*|o[uù]|quand|pourquoi|qui|est-ce|faut-il|peut-on|dois-je|puis-je|"
+           r"doit-on|peut-il|y\s+a-t-il)\b")
+# the seam between two things asked: "…, and which version do I need?", "…? And for how long?"
+_SEAM = re.compile(rf"(?:,\s*(?:and|et)\s+|\s+(?:and|et)\s+|(?<=\?)\s+(?:(?:and|et)\s+)?)(?={_ASKING})",
+                   re.IGNORECASE)
+
+
+def question_parts(question: str) -> list[str]:
+    """The things a question asks, each as its own clause ("How do I set that up" / "which
+    version do I need for the date widget?"); one part for a question that asks one thing. The
+    statement before the question ("In my settings panel I want…") is not a part."""
+    text = " ".join(question.split())
+    asked = re.split(r"(?<=[.!:])\s+(?=[^.!:]*\?)", text)[-1]  # after the leading statement
+    return [p for p in (p.strip(" ,") for p in _SEAM.split(asked)) if p]
+
+
 def _stems(text: str) -> set[str]:
     return {w[:5] for w in words(text) if len(w) > 2}
 

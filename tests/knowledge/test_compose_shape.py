@@ -239,3 +239,55 @@ def test_an_article_talking_about_itself_is_not_a_label(answer) -> None:
                      hit("There is no late fee. A failed payment is retried after 3 days.", "billing.md", "Billing",
                          "Failed payments", 1)])
     assert "This article explains" not in result.text and "no late fee" in result.text
+
+
+GAUGE = ("`label` (str): The text shown above the gauge.\n\n"
+         "`width` (int): Sets the width of the gauge in pixels. Only applies when `layout=\"grid\"`. "
+         "Gauge widths range from 50 to 400 pixels, the default width being 120.")
+SWATCHES = """The colour picker lets people choose a colour from the settings panel.
+
+Pass `mode="swatches"` to show a row of preset colours instead of the full wheel:
+
+```python
+picker = ColourPicker(id="accent", mode="swatches", swatches=["#ff0000", "#00ff00"])
+```
+
+`swatches` (list[str]): The preset colours, as hex codes.
+
+Note: Available since release 3.4.1."""
+
+
+def test_a_sentence_between_two_quoted_ones_of_a_paragraph_is_kept(answer) -> None:
+    result = answer("I set width=300 on my gauge but it always shows at the same size. Why is the width ignored?",
+                    [hit(GAUGE, "gauge.md", "Gauge", "Parameters")])
+    assert "Sets the width of the gauge" in result.text
+    assert 'Only applies when `layout="grid"`' in result.text  # the restriction between them, not skipped
+
+
+INSTALL = """The kit requires `python>=3.10`. Install it with pip:
+
+```bash
+pip install colourkit
+```
+
+This adds the `colourkit` command to your system. Check that everything runs smoothly:
+
+```bash
+colourkit demo
+```
+
+A window opens with a sample palette."""
+
+
+def test_a_question_asking_two_things_gets_both(answer) -> None:
+    result = answer("Which Python version does the kit need, and is there a quick command to check the install works?",
+                    [hit(INSTALL, "install.md", "Installation", "Installation")])
+    assert "python>=3.10" in result.text
+    assert "colourkit demo" in result.text  # the second thing asked, with the block its sentence announces
+
+
+def test_a_how_to_and_a_version_in_one_question_get_both(answer) -> None:
+    result = answer("How do I show a row of preset colours in the picker, and which version do I need for it?",
+                    [hit(SWATCHES, "colour-picker.md", "Colour picker", "Usage")])
+    assert 'mode="swatches"' in result.text
+    assert "3.4.1" in result.text
