@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-from knowledge.markup import callout_label
+from knowledge.markup import callout_label, code_spans_aside, code_spans_back
 
 _FENCE = re.compile(r"^(\s*)(```|~~~)")
 _ESM = re.compile(r"^(import|export)\s")
@@ -98,7 +98,8 @@ def _prose(block: str) -> str:
             depth = max(depth, 0)
             continue
         lines.append(line)
-    text = _unwrap_tags("\n".join(lines))
+    text, spans = code_spans_aside("\n".join(lines))  # "The `<iframe>` tag…" names a tag, it holds none
+    text = code_spans_back(_unwrap_tags(text), spans)
     # Component bodies are indented in the source; Markdown prose needs no indentation.
     out = []
     for line in text.split("\n"):

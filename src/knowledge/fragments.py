@@ -81,14 +81,19 @@ _MARKUP = re.compile(
     r"\\[!-/:-@\[-`{-~]",  # a Markdown escape left in prose ("démarche \\=> reprenez")
     re.IGNORECASE | re.MULTILINE)
 _CODE_SPAN = re.compile(r"(`+).+?\1")
+_EMPTY_CODE_SPAN = re.compile(r"(?<![`\w])``(?![`\w])")
 # table cells run into prose ("By default, Never.| |Maximum Access Count|…"), outside table lines
 _PIPE_DEBRIS = re.compile(r"\|[ \t]*\||(?<=[.!?])\|(?=[ \t]*\w)")
 _TABLE_LINE = re.compile(r"^[ \t]*\|")
 
 
 def has_markup(text: str) -> bool:
-    """Template, HTML or entity debris outside code (fenced blocks and `code spans` are exempt)."""
-    text = _CODE_SPAN.sub("code", _FENCE_BLOCK.sub("\n", text))
+    """Template, HTML or entity debris outside code (fenced blocks and `code spans` are exempt); a
+    code span emptied of the tag it named ("The `` tag") is debris too."""
+    text = _FENCE_BLOCK.sub("\n", text)
+    if _EMPTY_CODE_SPAN.search(text):
+        return True
+    text = _CODE_SPAN.sub("code", text)
     return bool(_MARKUP.search(text)) or any(
         _PIPE_DEBRIS.search(line) for line in text.split("\n") if not _TABLE_LINE.match(line))
 

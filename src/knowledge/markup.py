@@ -264,17 +264,27 @@ def _whole_page(text: str, french: bool) -> str:
       its label lost; a page may also quote `{% hint %}` in a code span;
     - reference-style links, whose definitions sit anywhere on the page."""
     text, blocks = _set_fences_aside(text)
+    text, spans = code_spans_aside(text)
+    text = _admonitions(_liquid_blocks(_blockquotes(text, french), french), french)
+    text = _reference_links(text)
+    return _put_fences_back(code_spans_back(text, spans), blocks)
+
+
+def code_spans_aside(text: str) -> tuple[str, list[str]]:
+    """`text` with its inline code spans replaced by placeholders, and the spans: markup rules
+    never reach inside one (the `<iframe>` a sentence names is not a tag to strip)."""
     spans: list[str] = []
 
     def keep(match: re.Match[str]) -> str:
         spans.append(match.group(0))
         return f"\x02{len(spans) - 1}\x03"
 
-    text = _CODE_SPAN.sub(keep, text)
-    text = _admonitions(_liquid_blocks(_blockquotes(text, french), french), french)
-    text = _reference_links(text)
-    text = re.sub(r"\x02(\d+)\x03", lambda m: spans[int(m.group(1))], text)
-    return _put_fences_back(text, blocks)
+    return _CODE_SPAN.sub(keep, text), spans
+
+
+def code_spans_back(text: str, spans: list[str]) -> str:
+    """The code spans `code_spans_aside` set aside, back in their places."""
+    return re.sub(r"\x02(\d+)\x03", lambda m: spans[int(m.group(1))], text)
 
 
 def _hugo(text: str, french: bool) -> str:
@@ -449,16 +459,10 @@ def _tidy(text: str) -> str:
 
 def _prose(text: str, french: bool) -> str:
     """Clean one run of non-code lines; inline code spans are set aside and put back untouched."""
-    spans: list[str] = []
-
-    def keep(match: re.Match[str]) -> str:
-        spans.append(match.group(0))
-        return f"\x02{len(spans) - 1}\x03"
-
     text = _HTML_COMMENT.sub("", text)
     text = _LIQUID_COMMENT.sub("", text)
     text = _LIQUID_RAW.sub("", text)
-    text = _CODE_SPAN.sub(keep, text)
+    text, spans = code_spans_aside(text)
     text = _LIQUID_LINK.sub(r"](\1)", text)
     text = _IMAGE.sub("", text)
     text = _ANGLE_LINK.sub(lambda m: f"]({m.group(1).replace(' ', '%20')})", text)
@@ -472,7 +476,7 @@ def _prose(text: str, french: bool) -> str:
     text = _html(text)
     text = _unescape(text)
     text = _tidy(text)
-    return re.sub(r"\x02(\d+)\x03", lambda m: spans[int(m.group(1))], text)
+    return code_spans_back(text, spans)
 
 
 def _is_french(text: str) -> bool:

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from knowledge._mdx import mdx_to_markdown
 from knowledge.chunking import chunk_document, split_blocks
 from knowledge.errors import LoaderError
 from knowledge.ingest import ingest_folder
@@ -41,6 +42,11 @@ def test_mdx_keeps_component_text_and_drops_markup() -> None:
     api = load_document(CORPUS / "api" / "overview.mdx").text
     assert "`Authorization` (string), required: A bearer token" in api
     assert "`job_id` (string): The identifier" in api
+
+
+def test_mdx_keeps_the_tag_a_code_span_names() -> None:
+    text = mdx_to_markdown("Embed it with an HTML `<iframe>` tag.\n\n<Note>\n  Load it at the end of `<body>`.\n</Note>\n")
+    assert "an HTML `<iframe>` tag." in text and "Note: Load it at the end of `<body>`." in text
 
 
 def test_mdx_code_inside_a_component_is_dedented_and_whole() -> None:

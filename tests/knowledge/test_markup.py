@@ -129,7 +129,8 @@ def test_fragment_rules_flag_markup_that_reaches_an_answer() -> None:
                    "> Astuce Rien à faire. [1]", "> [!NOTE]\nKeys stay local. [1]", "See [Web Crypto][webcrypto]. [1]",
                    "By default, Never.| |Maximum Access Count|Disabled after it. [1]",
                    "Follow the instructions to export an Organization Vault.. [1]",
-                   "- Nom de la démarche \\=> vous pouvez la reprendre. [1]"):
+                   "- Nom de la démarche \\=> vous pouvez la reprendre. [1]",
+                   "The `` tag embeds another page; set its `src`. [1]"):
         assert "markup_artifact" in fragment_reasons(answer), answer
     assert "markup_artifact" not in fragment_reasons("Run `{{ name }}` to print it. [1]")
     assert "markup_artifact" not in fragment_reasons("Wait… then retry... Use `a || b` or 2 > 1. [1]")
