@@ -148,8 +148,8 @@ def question_kind(question: str) -> str:
 
 _ASKING = (r"(?:(?:for|in|on|at|to|from|by|with|pour|à|a|en|de|dans|sous|par|avec)\s+)?"
            r"(?:which|what|how|where|when|why|who|is|are|do|does|did|can|could|will|would|should|must|"
-           r"combien|comment|quel\w*|o[uù]|quand|pourquoi|qui|est-ce|faut-il|peut-on|dois-je|puis-je|"
-           r"doit-on|peut-il|y\s+a-t-il)\b")
+           r"combien|comment|quel\w*|o[uù]|quand|pourquoi|qui|est-ce|"
+           r"y\s+a-t-il|\w+(?:-t)?-(?:je|il|elle|on|nous|vous|ils|elles))\b")  # "…, et sera-t-il prévenu ?"
 # the seam between two things asked: "…, and which version do I need?", "…? And for how long?"
 _SEAM = re.compile(rf"(?:,\s*(?:and|et)\s+|\s+(?:and|et)\s+|(?<=\?)\s+(?:(?:and|et)\s+)?)(?={_ASKING})",
                    re.IGNORECASE)

@@ -12,6 +12,9 @@ from knowledge.question_kind import question_parts
     ("We run a shop. Can I pay by card? And for how long is the offer valid?",
      ["Can I pay by card?", "for how long is the offer valid?"]),
     ("Qu'est-ce qui a changé et comment le corriger ?", ["Qu'est-ce qui a changé", "comment le corriger ?"]),
+    ("Quelle mutation envoie un message, et sera-t-il prévenu ?", ["Quelle mutation envoie un message",
+                                                                  "sera-t-il prévenu ?"]),
+    ("Je paie et je veux savoir où aller.", ["Je paie et je veux savoir où aller."]),
     ("Where do I change the theme of the desktop app?", ["Where do I change the theme of the desktop app?"]),
     ("I bought it before they added SSO, and it isn't mandatory. How do I link my account?",
      ["How do I link my account?"]),  # the statement before the question is no part
