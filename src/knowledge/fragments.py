@@ -296,7 +296,9 @@ def fragment_reasons(answer: str, passages: Sequence[str] = ()) -> list[str]:
     passage_prose = "\n".join(_FENCE_BLOCK.sub("\n", p) for p in passages)
     names_out = [_CODE_SPAN.sub(lambda m: " " if m.group(0) in passage_prose else m.group(0), _NAME_SPAN.sub(" ", line))
                  for line in lines]
-    if any(code in line for line in names_out for code in code_lines):
+    # …and a code line the article's prose writes too ("…if you implemented the @cl.on_audio_chunk
+    # decorator") is a name in that sentence, not a line torn from its block
+    if any(code in line for line in names_out for code in code_lines if code not in passage_prose):
         reasons.append("lone_code_line")
     rows = _table_rows(passages)
     for segment in segments(answer):

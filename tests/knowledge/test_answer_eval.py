@@ -68,6 +68,10 @@ def test_each_rule_catches_its_fragment(answer: str, passages: list[str], reason
     # a code span the article's own sentence writes is a name in that sentence, even where a block has it as a line
     ("Firefox:\n5. Add the following inside of `\"policies\": {`:\n```json\n\"policies\": {\n  \"SavePasswords\": false\n}\n```\n[1]",
      ["5. Add the following inside of `\"policies\": {`:\n\n```json\n\"policies\": {\n  \"SavePasswords\": false\n}\n```"]),
+    # …and so is a code line the article's prose writes bare
+    ("The mic works only if you implemented the @app.on_audio_frame decorator. [1]",
+     ["The mic works only if you implemented the @app.on_audio_frame decorator.\n\n```python\n@app.on_audio_frame\n"
+      "async def on_frame(frame):\n    pass\n```"]),
 ])
 def test_whole_answers_are_not_fragments(answer: str, passages: list[str]) -> None:
     assert fragment_reasons(answer, passages) == []
