@@ -257,6 +257,12 @@ def _decide(q: _Question, e: _Evidence) -> str | None:
     return None
 
 
+# a limit that bounds the case the sentence speaks of ("older than 30 days", "au-delà de 14 jours")
+_BOUNDED = re.compile(r"\b(?:older|longer|later|more|greater|fewer|less)\s+than\s+(?:\d|one|two|three|a\s)|"
+                      r"\b(?:beyond|past)\s+(?:the\s+first\s+)?\d|\bau-del[àa]\s+d[eu]s?\s+\d|"
+                      r"\b(?:plus|moins)\s+(?:de|d['’])\s*\d", re.IGNORECASE)
+
+
 def answer_polarity(question: str, sentence: str, others: Sequence[str] = (), context: str = "",
                     second_opinion: str | None | bool = False, before: str = "") -> str | None:
     """"yes", "no", or None: what `sentence` answers to the yes/no `question`; `others` are the
@@ -275,6 +281,8 @@ def answer_polarity(question: str, sentence: str, others: Sequence[str] = (), co
         return None
     if second_opinion is not False and not e.concept and second_opinion != answer:
         return None
+    if answer == "no" and _BOUNDED.search(sentence):
+        return None  # "no refunds for subscriptions older than 30 days": a no for the case past a limit only
     condition = _CONDITION.search(sentence)
     if condition:
         own = _skeletons(_content(_tokens(sentence[condition.end():])))

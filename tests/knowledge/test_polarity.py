@@ -54,6 +54,9 @@ NOT_REFUNDED = "Les mensualités ne sont pas remboursées."
     ("Les cours sont-ils gratuits ?", "Les cours collectifs sont inclus dans tous les forfaits.", None),
     ("Is the student discount available on Premium?", "The discount applies to the Base plan only.", None),
     ("Can I get a refund?", "After 14 days, monthly payments are not refunded.", None),  # "no" under a condition
+    ("Can I get my money back?", "We do not offer refunds on subscriptions older than 30 days.", None),  # past a limit
+    ("Puis-je être remboursé ?", "Aucun remboursement au-delà de 14 jours.", None),
+    ("Can I get a refund?", "We do not offer refunds.", "no"),
     ("Puis-je être remboursé si je déménage ?", REFUND_14, None),  # a condition that is not the asked case
 ])
 def test_polarity_of_one_sentence(question: str, sentence: str, expected: str | None) -> None:
