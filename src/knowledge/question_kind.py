@@ -133,7 +133,7 @@ def question_kind(question: str) -> str:
         return HOWTO
     if _HOW_ALONE.search(text):  # "Can I get a new key without a new password? How?"
         return HOWTO
-    tail = re.split(r"[:;,]\s+(?=\w+[^:;,]*\?\s*$)", text)[-1]
+    tail = re.split(r"[.!:;,]\s+(?=\w+[^.!:;,]*\?\s*$)", text)[-1]  # "…has run out. Can we…?"
     if _CHOICE.search(tail):  # "vaut-il mieux A ou B ?" is answered by A or B, not by "Oui"
         return OTHER
     first = (words(tail) or [""])[0]

@@ -135,6 +135,8 @@ def test_unrelated_question_is_not_found(answer) -> None:
     ("How should these be written?", HOWTO), ("How is the refund calculated?", OTHER),  # an explanation
     ("Vaut-il mieux ouvrir le compte à mon nom ou avec une adresse d'équipe ?", OTHER),  # a choice, not a yes
     ("Is it better to pay monthly or yearly?", OTHER), ("Can I pay by card or by transfer?", YESNO),
+    ("New hires open their invitation too late and it has already run out. Can we give them more time?", YESNO),
+    ("Mon invitation a expiré hier. Puis-je en recevoir une autre ?", YESNO),  # a statement, then the question
 ])
 def test_question_kind(question: str, kind: str) -> None:
     assert question_kind(question) == kind
