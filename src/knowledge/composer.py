@@ -531,8 +531,9 @@ def compose(question: str, hits: list[Hit], embedder: Any, cache_dir: Path, *, k
         if rest:
             scorer.score(rest)
             candidates += rest
-        chosen = _each_part_answered(chosen, candidates, parts, embedder, cache_dir, kb)
     at = {(c.hit.source, c.hit.chunk_index, c.order): i for i, c in enumerate(candidates)}  # by position
+    if len(parts) > 1 and chosen:
+        chosen = _each_part_answered(chosen, candidates, parts, embedder, cache_dir, kb, at)
     chosen = _spans(chosen, candidates, kind, at)
     if kind == YESNO:  # the unit that says yes or no: it says "no X"/"free" about what was asked, from the
         # best-retrieved article, with most of the question's words
@@ -562,14 +563,13 @@ def compose(question: str, hits: list[Hit], embedder: Any, cache_dir: Path, *, k
 
 
 def _each_part_answered(chosen: list[int], candidates: list[_Candidate], parts: list[str], embedder: Any,
-                        cache_dir: Path, kb: Any) -> list[int]:
+                        cache_dir: Path, kb: Any, at: dict[tuple[str, int, int], int]) -> list[int]:
     """A question that asks two things gets both ("How do I set that up, and which version do I
     need?"): the units chosen for the whole question lean to one part, so each part is scored on
     its own, and the unit of the chosen articles that answers it best joins the answer when it
     clearly beats every unit already chosen on that part (with the block it announces, when it
-    ends on ":")."""
+    ends on ":"). `at`: each candidate's index by (source, chunk, position)."""
     sources = {candidates[i].hit.source for i in chosen}
-    at = {(c.hit.source, c.hit.chunk_index, c.order): i for i, c in enumerate(candidates)}
     out = list(chosen)
     for part in parts:
         scorer = _Scorer(part, embedder, cache_dir, kb)
