@@ -23,10 +23,15 @@ from pathlib import Path
 from typing import Any
 
 from sqlalchemy import event, make_url, text
-from sqlalchemy.exc import IntegrityError, ProgrammingError
+from sqlalchemy.exc import IntegrityError, OperationalError, ProgrammingError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
+from tenacity import AsyncRetrying, retry_if_exception, stop_after_delay, wait_random_exponential
 
 SQLITE_TIMEOUT_S = 30  # another process holding the write lock is waited for, not an error
+
+
+def _locked(exc: BaseException) -> bool:
+    return isinstance(exc, OperationalError) and "locked" in str(exc).lower()
 
 
 def _sqlite_commits_without_fsync(dbapi_connection: Any, _record: Any) -> None:
@@ -87,8 +92,15 @@ class LazyTable:
 
     async def _create(self, engine: AsyncEngine) -> None:
         if self.sqlite and make_url(self.url).database not in (None, "", ":memory:"):
-            async with engine.connect() as conn:
-                await conn.exec_driver_sql("PRAGMA journal_mode=WAL")  # readers never wait for the writer
+            # readers never wait for the writer. Switching the file to WAL takes an exclusive lock
+            # without SQLite's busy handler: another instance's first write on the same file makes
+            # it fail at once with "database is locked" (seen once in CI), so it is tried again
+            async for attempt in AsyncRetrying(retry=retry_if_exception(_locked), reraise=True,
+                                               stop=stop_after_delay(SQLITE_TIMEOUT_S),
+                                               wait=wait_random_exponential(multiplier=0.02, max=0.5)):
+                with attempt:
+                    async with engine.connect() as conn:
+                        await conn.exec_driver_sql("PRAGMA journal_mode=WAL")
         try:
             async with engine.begin() as conn:
                 await conn.execute(text(self.ddl))

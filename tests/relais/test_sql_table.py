@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import sqlite3
 import uuid
 from pathlib import Path
 
@@ -71,4 +72,30 @@ async def test_a_sqlite_table_is_written_in_wal_without_fsync_and_one_writer_at_
             assert (await conn.exec_driver_sql("PRAGMA journal_mode")).scalar_one() == "wal"
             assert (await conn.exec_driver_sql("PRAGMA synchronous")).scalar_one() == 1  # NORMAL
     finally:
+        await table.aclose()
+
+
+async def test_a_first_use_waits_for_another_process_writing_the_file(tmp_path: Path) -> None:
+    """Switching a file to WAL takes an exclusive lock without SQLite's busy handler: while another
+    connection held a write lock, the first use failed at once with "database is locked"."""
+    db = tmp_path / "shared.db"
+    other = sqlite3.connect(db, isolation_level=None)
+    other.execute("CREATE TABLE other (a)")
+    other.execute("BEGIN IMMEDIATE")  # another process's write in progress
+    other.execute("INSERT INTO other VALUES (1)")
+    table = LazyTable(f"sqlite+aiosqlite:///{db}", "CREATE TABLE IF NOT EXISTS mine (key TEXT)")
+
+    async def finish_the_other_write() -> None:
+        await asyncio.sleep(0.3)
+        other.execute("COMMIT")
+
+    try:
+        finishing = asyncio.create_task(finish_the_other_write())
+        engine = await table.engine()
+        await finishing
+        async with engine.connect() as conn:
+            assert (await conn.exec_driver_sql("PRAGMA journal_mode")).scalar_one() == "wal"
+            assert (await conn.exec_driver_sql("SELECT COUNT(*) FROM other")).scalar_one() == 1
+    finally:
+        other.close()
         await table.aclose()
