@@ -9,6 +9,8 @@ from __future__ import annotations
 from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncEngine
 
+from relais.sql_table import switch_to_wal
+
 _POSTGRES_DDL = """
 CREATE TABLE IF NOT EXISTS users (
     "id" UUID PRIMARY KEY, "identifier" TEXT NOT NULL UNIQUE, "metadata" JSONB NOT NULL,
@@ -51,8 +53,7 @@ async def ensure_schema(engine: AsyncEngine) -> None:
     """Create Chainlit's tables if they are missing (idempotent)."""
     ddl = _sqlite_ddl() if engine.url.get_backend_name() == "sqlite" else _POSTGRES_DDL
     if engine.url.get_backend_name() == "sqlite":  # readers never block the writer
-        async with engine.connect() as conn:
-            await conn.exec_driver_sql("PRAGMA journal_mode=WAL")
+        await switch_to_wal(engine)
     async with engine.begin() as conn:
         for statement in filter(None, (s.strip() for s in ddl.split(";"))):
             await conn.execute(text(statement))

@@ -40,6 +40,19 @@ def _sqlite_commits_without_fsync(dbapi_connection: Any, _record: Any) -> None:
     cursor.close()
 
 
+async def switch_to_wal(engine: AsyncEngine) -> None:
+    """Put the SQLite file behind `engine` in WAL mode. The switch takes its lock without SQLite's
+    busy handler: while another connection writes the file it fails at once with "database is
+    locked" (seen in CI: six instances' first uses of one file), so it is tried again until the
+    SQLite timeout."""
+    async for attempt in AsyncRetrying(retry=retry_if_exception(_locked), reraise=True,
+                                       stop=stop_after_delay(SQLITE_TIMEOUT_S),
+                                       wait=wait_random_exponential(multiplier=0.02, max=0.5)):
+        with attempt:
+            async with engine.connect() as conn:
+                await conn.exec_driver_sql("PRAGMA journal_mode=WAL")
+
+
 class LazyTable:
     """`await table.engine()` → the engine with `ddl` applied; `aclose()` disposes of it."""
 
@@ -92,15 +105,7 @@ class LazyTable:
 
     async def _create(self, engine: AsyncEngine) -> None:
         if self.sqlite and make_url(self.url).database not in (None, "", ":memory:"):
-            # readers never wait for the writer. Switching the file to WAL takes an exclusive lock
-            # without SQLite's busy handler: another instance's first write on the same file makes
-            # it fail at once with "database is locked" (seen once in CI), so it is tried again
-            async for attempt in AsyncRetrying(retry=retry_if_exception(_locked), reraise=True,
-                                               stop=stop_after_delay(SQLITE_TIMEOUT_S),
-                                               wait=wait_random_exponential(multiplier=0.02, max=0.5)):
-                with attempt:
-                    async with engine.connect() as conn:
-                        await conn.exec_driver_sql("PRAGMA journal_mode=WAL")
+            await switch_to_wal(engine)  # readers never wait for the writer
         try:
             async with engine.begin() as conn:
                 await conn.execute(text(self.ddl))
@@ -117,4 +122,4 @@ class LazyTable:
                 pass
 
 
-__all__ = ["LazyTable"]
+__all__ = ["LazyTable", "switch_to_wal"]
