@@ -1,4 +1,4 @@
-"""One retry policy for model and network calls: tenacity, exponential backoff, from config.
+"""One retry policy for model and network calls (and a SQLite file's lock): tenacity, exponential backoff.
 
 Tests pass `multiplier=0` (or `wait_min=0`) so retries run with no waits.
 """

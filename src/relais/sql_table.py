@@ -25,13 +25,19 @@ from typing import Any
 from sqlalchemy import event, make_url, text
 from sqlalchemy.exc import IntegrityError, OperationalError, ProgrammingError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
-from tenacity import AsyncRetrying, retry_if_exception, stop_after_delay, wait_random_exponential
+
+from relais.retry import RetryPolicy
 
 SQLITE_TIMEOUT_S = 30  # another process holding the write lock is waited for, not an error
 
 
 def _locked(exc: BaseException) -> bool:
     return isinstance(exc, OperationalError) and "locked" in str(exc).lower()
+
+
+# the project's retry policy (`relais.retry`): waits of 0.02 s doubling up to 0.5 s, ~30 s in all
+_WAL_SWITCH = RetryPolicy(max_attempts=SQLITE_TIMEOUT_S * 2 + 5, multiplier=0.02, wait_min=0.0, wait_max=0.5,
+                          retry_on=_locked)
 
 
 def _sqlite_commits_without_fsync(dbapi_connection: Any, _record: Any) -> None:
@@ -45,9 +51,7 @@ async def switch_to_wal(engine: AsyncEngine) -> None:
     busy handler: while another connection writes the file it fails at once with "database is
     locked" (seen in CI: six instances' first uses of one file), so it is tried again until the
     SQLite timeout."""
-    async for attempt in AsyncRetrying(retry=retry_if_exception(_locked), reraise=True,
-                                       stop=stop_after_delay(SQLITE_TIMEOUT_S),
-                                       wait=wait_random_exponential(multiplier=0.02, max=0.5)):
+    async for attempt in _WAL_SWITCH.asynchronous():
         with attempt:
             async with engine.connect() as conn:
                 await conn.exec_driver_sql("PRAGMA journal_mode=WAL")
