@@ -368,6 +368,29 @@ def _headerless_tables(text: str) -> str:
     return "\n".join(out)
 
 
+def _piped_tables(text: str) -> str:
+    """GFM lets a table's rows, its header too, leave out their end pipes ("Collections |A logical
+    unit…"); chunking and passage units know a row by its pipes, so such a row was read as prose
+    and quoted with its cells run together. A ruled table's rows get both end pipes."""
+    lines = text.split("\n")
+    for i in range(1, len(lines)):
+        if "|" not in lines[i] or not TABLE_RULE.match(lines[i]) or not _CELL_SPLIT.search(lines[i - 1]):
+            continue
+        end = i + 1
+        while end < len(lines) and lines[end].strip() and _CELL_SPLIT.search(lines[end]):
+            end += 1
+        for k in [i - 1, *range(i + 1, end)]:
+            lines[k] = _piped(lines[k])
+    return "\n".join(lines)
+
+
+def _piped(row: str) -> str:
+    indent, body = row[: len(row) - len(row.lstrip())], row.strip()
+    opening = "" if body.startswith("|") else "|"
+    closing = "" if body.endswith("|") and not body.endswith("\\|") else "|"
+    return f"{indent}{opening}{body}{closing}"
+
+
 def _as_item(row: str) -> str:
     indent = row[: len(row) - len(row.lstrip())]
     body = row.strip()
@@ -452,6 +475,7 @@ def _tidy(text: str) -> str:
             line = line.rstrip()[:-1]  # a GitBook hard line break
         line = re.sub(r"(?<=\S)[ \t]{2,}", " ", line.rstrip())
         line = re.sub(r"(?<=\S)\s+([.,])(?=\s|$)", r"\1", line) if not line.lstrip().startswith("|") else line
+        line = re.sub(r"(?<=\w)\.\.(?=\s|$)", ".", line)  # "…altéré etc.." as the page's reader takes it
         lines.append(line)
     text = "\n".join(lines)
     return re.sub(r"\n{3,}", "\n\n", text)
@@ -471,6 +495,7 @@ def _prose(text: str, french: bool) -> str:
     text = _LIQUID_TAG.sub("", text)
     text = _LIQUID_OUTPUT.sub("", text)
     text = _KRAMDOWN_ATTRS.sub("", text)
+    text = _piped_tables(text)
     text = _headerless_tables(text)
     text = _answer_labels(text)
     text = _html(text)

@@ -172,7 +172,25 @@ def test_pipe_rows_without_a_header_rule_read_as_items() -> None:
     clean = clean_markup(text)
     assert ("4. Open **Options**:\n\n   - **Deletion Date**: Deleted on that date. By default, 7 days.\n"
             "   - **Expiration Date**: Expires then. By default, **Never**.\n   - **Notes**\n") in clean
-    assert "|Plan|Users|\n|:-:|:--|\n|Free|1|\nPremium|1\n|Families|6|" in clean  # a table with a rule stays one
+    assert "|Plan|Users|\n|:-:|:--|\n|Free|1|\n|Premium|1|\n|Families|6|" in clean  # a table with a rule stays one
+
+
+def test_a_ruled_tables_rows_without_end_pipes_are_still_its_rows() -> None:
+    text = ("Term | Definition\n|---|----|\n|Autofill|Fills a field. |\nCollections |A unit for sharing. |\n"
+            "Groups |A unit of people.<br>They inherit permissions.\n\nA sentence with a | pipe after the table.\n"
+            "Setext heading\n---\n")
+    clean = clean_markup(text)
+    assert clean.startswith("|Term | Definition|\n|---|----|\n|Autofill|Fills a field. |\n"
+                            "|Collections |A unit for sharing. |\n|Groups |A unit of people. They inherit permissions.|\n")
+    assert "\nA sentence with a | pipe after the table.\nSetext heading\n---" in clean  # not a row: a blank line ended it
+
+
+def test_a_word_ending_on_two_full_stops_ends_on_one() -> None:
+    clean = clean_markup("Nous validons qu'il n'a pas été altéré etc.. Nous renvoyons trois... points.\n\n"
+                         "Run `cd ..` then read ../docs or 1..5.\n")
+    assert clean == ("Nous validons qu'il n'a pas été altéré etc. Nous renvoyons trois... points.\n\n"
+                     "Run `cd ..` then read ../docs or 1..5.")
+    assert not fragment_reasons(clean)
 
 
 def test_reference_style_links_read_as_inline_links() -> None:
