@@ -31,8 +31,9 @@ IDENTIFIER = "identifier"  # "which decorator / setting / command / URL": a name
 REQUIREMENT = "requirement"  # "what must be switched on first?": a condition or a prerequisite
 DATE = "date"  # "since when / from what date?": a calendar date ("July 1, 2026", "1er juillet 2026")
 VERSION = "version"  # "which version do I need?": a release number ("2.9.6", "python>=3.9", "v2")
+CHOICES = "choices"  # "what values does it take?": the values a setting accepts ("`hidden`, `tool_call`, or `full`")
 ALL_TYPES = frozenset({MONEY, TIME, DURATION, AGE, FREQUENCY, PLACE, CONTACT, BENEFIT, QUANTITY, IDENTIFIER,
-                       REQUIREMENT, DATE, VERSION})
+                       REQUIREMENT, DATE, VERSION, CHOICES})
 
 _I = re.IGNORECASE
 
@@ -114,6 +115,10 @@ _ASKS.append((VERSION, re.compile(
     r"\b(?:which|what)\s+(?:\w+\s+){0,2}?(?:versions?|releases?)\b|\b(?:since|from|as\s+of)\s+(?:which|what)\s+"
     r"(?:version|release)\b|\bquelles?\s+(?:\w+\s+){0,2}?versions?\b|\b(?:depuis|a\s+partir\s+de)\s+quelle\s+version\b",
     _I)))
+_ASKS.append((CHOICES, re.compile(  # the values a setting takes, not one value to set ("what value should I use?")
+    r"\b(?:which|what)\s+(?:\w+\s+){0,2}?(?:values|choices)\b|\b(?:possible|allowed|accepted|valid|supported)\s+"
+    r"values?\b|\bquel(?:le)?s\s+(?:\w+\s+){0,2}?(?:valeurs|choix)\b|\bvaleurs\s+(?:possibles|autorisees|acceptees)\b",
+    _I)))
 _WHEN = re.compile(r"\b(?:when|quand)\b", _I)
 # "what do I need to switch on (in the portal)?" asks what to act on, not a prerequisite: the verb
 # has no object, the "what" is it ("what do I need to run Chainlit?" keeps its object: a requirement)
@@ -179,6 +184,12 @@ _STATES[DATE] = re.compile(  # "July 1, 2026", "1er juillet 2026", "September 20
     rf"\b{_MONTH}\s+\d{{4}}\b|\b\d{{4}}-\d{{2}}-\d{{2}}\b|\b\d{{1,2}}/\d{{1,2}}/\d{{2,4}}\b|"
     r"\b(?:in|since|until|before|after|from|en|depuis|avant|apr[èe]s|d[èe]s)\s+(?:19|20)\d{2}\b")
 _STATES[VERSION] = re.compile(r"\b[vV]?\d+\.\d+(?:\.\d+)*\b|\b(?:version|release|v)\s?\d+\b", _I)
+_CHOICE = r"(?:`[^`\n]+`|\"[^\"\n]+\"|'[^'\n]+'|“[^”\n]+”|«[^»\n]+»)"
+_STATES[CHOICES] = re.compile(  # "can be set to `a`, `b`, or `c`", "Choices are…", "one of", "valeurs possibles"
+    rf"{_CHOICE}(?:\s*,\s*{_CHOICE})*,?\s+(?:or|and|ou|et)\s+{_CHOICE}|"
+    r"\bcan\s+be\s+(?:set\s+to|one\s+of|either)\b|\b(?:choices|options|values)\s+are\b|\bone\s+of\b|"
+    r"\b(?:possible|allowed|accepted|valid|supported)\s+values\b|\b(?:takes?|accepts?)\s+(?:the\s+)?values?\b|"
+    r"\bvaleurs\s+(?:possibles|autoris[ée]es|accept[ée]es)\b|\bpeut\s+(?:prendre|valoir)\b", _I)
 _STATES[REQUIREMENT] = re.compile(
     r"\b(?:need|needs|must|required|requires?|requiring|prerequisites?|have\s+to|has\s+to|"
     r"only\s+(?:if|when|after|once)|as\s+long\s+as|unless)\b|\bn[ée]cessit\w*|\bil\s+faut\b|"

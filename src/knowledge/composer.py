@@ -580,8 +580,8 @@ def _each_part_answered(chosen: list[int], candidates: list[_Candidate], parts: 
         scores = scorer.ranking(candidates)
         best = max(pool, key=lambda i: scores[i])
         covered = max((scores[i] for i in out if candidates[i].unit.kind != "code" or scorer.wants_code), default=0.0)
-        if best in out or scores[best] < covered + PART_MARGIN \
-                or scores[best] < MIN_SENTENCE_SIMILARITY or any(_overlaps(candidates[best], candidates[j]) for j in out):
+        if best in out or scores[best] < covered + PART_MARGIN or not _answers_part(candidates[best], scores[best], scorer) \
+                or any(_overlaps(candidates[best], candidates[j]) for j in out):
             continue
         out.append(best)
         c = candidates[best]
@@ -589,6 +589,17 @@ def _each_part_answered(chosen: list[int], candidates: list[_Candidate], parts: 
         if c.unit.text.endswith(":") and block is not None and candidates[block].unit.kind in ("code", "list"):
             out.append(block)  # "Make sure everything runs smoothly:" → "chainlit hello"
     return out
+
+
+def _answers_part(c: _Candidate, part_score: float, scorer: _Scorer) -> bool:
+    """Whether a unit reads as an answer to one part of a question. A part is short and leans on
+    the rest of the question ("…and what values does the new option take?"), so its cosines run
+    low: a unit stating the kind of fact the part asks for (a version, the values a setting
+    takes…) passes when it reads close enough to the whole question."""
+    if part_score >= MIN_SENTENCE_SIMILARITY:
+        return True
+    return bool(scorer.types) and c.unit.kind != "code" and c.similarity >= MIN_SENTENCE_SIMILARITY \
+        and states_type(c.unit.text, scorer.types)
 
 
 def _focused(chosen: list[int], candidates: list[_Candidate], scorer: _Scorer) -> list[int]:

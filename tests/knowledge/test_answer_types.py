@@ -8,6 +8,7 @@ import pytest
 from knowledge.answer_types import (
     AGE,
     BENEFIT,
+    CHOICES,
     CONTACT,
     DATE,
     DURATION,
@@ -364,3 +365,16 @@ def test_which_version_asks_a_release_number_which_a_unit_states() -> None:
     for text in ("Available since release 3.4.1.", "The client requires `python>=3.10`.", "Upgrade to v2 first."):
         assert states_type(text, {VERSION}), text
     assert not states_type("The widget shows a row of preset colours.", {VERSION})
+
+
+def test_what_values_asks_for_the_values_a_setting_takes_which_an_enumeration_states() -> None:
+    for question in ("What values does the new option take?", "What are the possible values for `display`?",
+                     "Quelles valeurs peut prendre ce champ ?"):
+        assert CHOICES in asked_types(question), question
+    for question in ("Which value should I put there?", "What options do I have to import?"):
+        assert CHOICES not in asked_types(question), question  # one value to set, a how-to
+    for text in ("The `mode` parameter can be set to `hidden`, `tool_call`, or `full`.",
+                 'Choices are "side" (default), "inline", or "page".', "Set it to `true` or `false`.",
+                 "Les valeurs possibles sont listées ci-dessous."):
+        assert states_type(text, {CHOICES}), text
+    assert not states_type("The `hide_cot` parameter has been replaced with `cot`.", {CHOICES})

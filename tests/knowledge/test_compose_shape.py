@@ -4,10 +4,15 @@ quoted out of their list)."""
 
 from __future__ import annotations
 
+from types import SimpleNamespace
+
 import pytest
 
+from knowledge import composer
+from knowledge.answer_types import CHOICES
 from knowledge.composer import compose
 from knowledge.fragments import fragment_reasons
+from knowledge.passage_units import Unit
 from knowledge.retrieval import Hit
 from relais.embeddings import get_embedder
 
@@ -291,3 +296,31 @@ def test_a_how_to_and_a_version_in_one_question_get_both(answer) -> None:
                     [hit(SWATCHES, "colour-picker.md", "Colour picker", "Usage")])
     assert 'mode="swatches"' in result.text
     assert "3.4.1" in result.text
+
+
+def test_a_part_asking_the_values_of_a_setting_gets_the_sentence_listing_them(answer) -> None:
+    page = ("Version 3.0 changes how the reasoning is shown.\n\nThe `hide_steps` setting has been replaced with "
+            "`steps`. The `steps` setting can be set to `hidden`, `compact`, or `full`. This setting controls the "
+            "display of the reasoning steps in the UI.\n\nJoin the forum for live updates.")
+    result = answer("My config.toml still sets hide_steps, and since upgrading it seems to be ignored. What replaced "
+                    "it, and what values does the new option take?",
+                    [hit(page, "migration.md", "Migration to 3.0", "Settings")])
+    assert "replaced with `steps`" in result.text
+    assert "`compact`" in result.text  # the second part: short, it reads far from every sentence on its own
+
+
+def test_a_part_is_answered_by_a_unit_stating_its_type_that_reads_close_to_the_whole_question() -> None:
+    """A part ("…and what values does it take?") is short: its own cosines run below the bar."""
+    def candidate(kind: str, text: str, whole: float) -> composer._Candidate:
+        return composer._Candidate(Unit(kind, text, 0, 0), hit(text, "m.md", "Migration"), 0.0, 0, [],
+                                   similarity=whole)
+
+    asks_values = SimpleNamespace(types=frozenset({CHOICES}))
+    listing = "The `steps` setting can be set to `hidden`, `compact`, or `full`."
+    assert composer._answers_part(candidate("sentence", listing, 0.5), 0.25, asks_values)
+    assert not composer._answers_part(candidate("sentence", listing, 0.2), 0.25, asks_values)  # far from the question
+    assert not composer._answers_part(candidate("sentence", "This setting controls the display.", 0.5), 0.25,
+                                      asks_values)  # states no value
+    assert not composer._answers_part(candidate("sentence", listing, 0.5), 0.25, SimpleNamespace(types=frozenset()))
+    assert composer._answers_part(candidate("sentence", "This setting controls the display.", 0.2), 0.35,
+                                  asks_values)  # a part score above the bar is enough
