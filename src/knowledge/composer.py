@@ -555,6 +555,7 @@ def compose(question: str, hits: list[Hit], embedder: Any, cache_dir: Path, *, k
                 chosen = chosen[: max(budget - 1, 1)] + [deciding]
             candidates[deciding].deciding = True
     if kind == HOWTO:
+        chosen = _with_example(chosen, candidates, question)
         chosen = whole_steps(chosen, candidates)  # a procedure is quoted whole (knowledge.list_context)
     chosen = _with_what_follows(chosen, candidates, at)
     composed = _assemble(question, kind, [candidates[i] for i in chosen])
@@ -589,6 +590,33 @@ def _each_part_answered(chosen: list[int], candidates: list[_Candidate], parts: 
         if c.unit.text.endswith(":") and block is not None and candidates[block].unit.kind in ("code", "list"):
             out.append(block)  # "Make sure everything runs smoothly:" → "chainlit hello"
     return out
+
+
+_CODE_NAME = re.compile(r"`([^`\n]+)`")
+_NAME_WORD = re.compile(  # LlamaIndex, GraphQL, OAuth, on_message, cl.Step
+    r"\b[A-Za-z]*[a-z][A-Za-z]*[A-Z]\w*|\b[A-Z]{2,}[a-z]\w*|\b[A-Za-z]\w*[_.][A-Za-z]\w*")
+
+
+def _with_example(chosen: list[int], candidates: list[_Candidate], question: str) -> list[int]:
+    """A how-to answered by sentences alone ("Callback Handler to enable Chainlit to display
+    intermediate steps") gets the example of the same article that writes a name the question or
+    the answer writes (`header_auth_callback`, LlamaIndex): the page shows how in code. An
+    example naming none of them shows something else ("chainlit run app.py")."""
+    if not chosen or any(candidates[i].unit.kind == "code" or (candidates[i].unit.kind == "list"
+                                                               and candidates[i].unit.numbered) for i in chosen):
+        return chosen  # it shows how already
+    written = [question, *(candidates[i].unit.text for i in chosen)]
+    names = {m.group(0).lower() for m in _NAME_WORD.finditer(question)}
+    names |= {m.group(1).strip().lower() for text in written for m in _CODE_NAME.finditer(text)}
+    names = {n for n in names if len(n) >= 4}
+    if not names:
+        return chosen
+    source = candidates[chosen[0]].hit.source
+    examples = [i for i, c in enumerate(candidates) if c.hit.source == source and c.unit.kind == "code"
+                and c.similarity >= MIN_SENTENCE_SIMILARITY and any(n in c.unit.text.lower() for n in names)]
+    if not examples:
+        return chosen
+    return chosen + [max(examples, key=lambda i: candidates[i].score)]
 
 
 def _answers_part(c: _Candidate, part_score: float, scorer: _Scorer) -> bool:

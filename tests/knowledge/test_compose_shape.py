@@ -324,3 +324,19 @@ def test_a_part_is_answered_by_a_unit_stating_its_type_that_reads_close_to_the_w
     assert not composer._answers_part(candidate("sentence", listing, 0.5), 0.25, SimpleNamespace(types=frozenset()))
     assert composer._answers_part(candidate("sentence", "This setting controls the display.", 0.2), 0.35,
                                   asks_values)  # a part score above the bar is enough
+
+
+def test_a_how_to_answered_by_a_sentence_gets_the_articles_example_naming_what_was_asked() -> None:
+    def candidate(kind: str, text: str, source: str = "handler.md", whole: float = 0.5) -> composer._Candidate:
+        return composer._Candidate(Unit(kind, text, 0, 0), hit(text, source, "Handler"), 0.0, 0, [],
+                                   score=whole, similarity=whole)
+
+    sentence = candidate("sentence", "Callback handler that shows the intermediate steps of a pipeline in the UI.", whole=0.7)
+    example = candidate("code", "```python\nTraceManager([ck.WidgetKitCallbackHandler()])\n```", whole=0.4)
+    run = candidate("code", "```bash\nchatkit run app.py -w\n```", whole=0.45)
+    elsewhere = candidate("code", "```python\nWidgetKit.trace()\n```", source="other.md", whole=0.6)
+    pool = [sentence, example, run, elsewhere]
+    asked = "My pipeline is built with WidgetKit. How do I get its intermediate steps to show in the UI?"
+    assert composer._with_example([0], pool, asked) == [0, 1]  # its own article's example, naming WidgetKit
+    assert composer._with_example([0], pool, "How do I get the intermediate steps to show in the UI?") == [0]  # no name
+    assert composer._with_example([0, 2], pool, asked) == [0, 2]  # code is quoted already
