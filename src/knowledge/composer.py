@@ -832,6 +832,8 @@ def _assemble(question: str, kind: str, chosen: list[_Candidate]) -> Composed:
             number = len(sources)
         rendered = _render(c, quoted)
         quoted.add(c.unit.text)
+        if c.unit.lead and c.unit.lead in rendered:
+            quoted.add(c.unit.lead)  # two articles' examples under one lead-in ("Voici un exemple complet…"): it once
         if c.unit.kind == "sentence" and not (k + 1 < len(chosen) and _is_block(chosen[k + 1])):
             rendered = _closed(rendered)
         lead, _, rest = rendered.partition("\n")

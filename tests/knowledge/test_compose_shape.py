@@ -340,3 +340,12 @@ def test_a_how_to_answered_by_a_sentence_gets_the_articles_example_naming_what_w
     assert composer._with_example([0], pool, asked) == [0, 1]  # its own article's example, naming WidgetKit
     assert composer._with_example([0], pool, "How do I get the intermediate steps to show in the UI?") == [0]  # no name
     assert composer._with_example([0, 2], pool, asked) == [0, 2]  # code is quoted already
+
+
+def test_two_articles_examples_under_the_same_lead_in_show_it_once(answer) -> None:
+    lead = "Voici un exemple complet de script que vous pouvez exécuter :"
+    result = answer("Comment lancer les scripts ruby d'exemple avec mon jeton ?",
+                    [hit(f"{lead}\n\n```bash\nAPI_TOKEN=\"VOTRE_JETON\" ruby ./export_dossiers.rb\n```", "export.md", "Export"),
+                     hit(f"{lead}\n\n```bash\nAPI_TOKEN=\"VOTRE_JETON\" ruby ./archive_dossiers.rb\n```", "archive.md", "Archive", index=1)])
+    assert "export_dossiers.rb" in result.text and "archive_dossiers.rb" in result.text
+    assert result.text.count(lead) == 1, result.text  # the fragment rules read a repeated line as a defect
