@@ -43,13 +43,12 @@ import re
 from collections.abc import Iterable, Sequence
 
 from knowledge.markup import TABLE_RULE
+from relais.sentences import SENTENCE_END
 
 _CITATION = re.compile(r"\s*\[\d+(?:[,\s]+\d+)*\]")
 _FENCE_BLOCK = re.compile(r"^([ \t]*)(```|~~~)[^\n]*\n(.*?)^\1\2[ \t]*$", re.MULTILINE | re.DOTALL)
 _LIST_ITEM = re.compile(r"^\s*(?:[-*+•]|\d+[.)])\s+")
 _HEADED = re.compile(r"^[^\s:][^:]{0,60}:\s+\S")  # "Premium: $25/month" — a label and its value
-_SENTENCE_SPLIT = re.compile(r"(?<=[.!?…])[\"'»)\]]*\s+(?=[\"'«(\[]?[A-ZÀ-ÖØ-Þ0-9*•])")
-_CODE_SPAN = re.compile(r"`[^`\n]+`")
 _NAME_SPAN = re.compile(r"`@?[\w.]+`")  # a bare name in a code span: a name in a sentence, not a code line
 
 DANGLING_EN = frozenset("it this that these those they them its their he she his her such".split())
@@ -259,7 +258,7 @@ def _structure_reasons(answer: str, passages: Sequence[str]) -> list[str]:
         seen.add(key)
         if not _LIST_ITEM.match(line):
             prose_lines.append(line)
-            sentences = _SENTENCE_SPLIT.split(line)
+            sentences = SENTENCE_END.split(line)
             if any(is_label(s) for s in sentences[1:] if s) or (sentences and is_label(sentences[0])):
                 reasons.append("bare_label")
     for item in _list_items(passages):
@@ -315,7 +314,7 @@ def fragment_reasons(answer: str, passages: Sequence[str] = ()) -> list[str]:
             reasons.append("markup_artifact")
         parents = _with_parent_item(segment)
         for line in _lines(segment):
-            sentences = _SENTENCE_SPLIT.split(_LIST_ITEM.sub("", line)) or [line]
+            sentences = SENTENCE_END.split(_LIST_ITEM.sub("", line)) or [line]
             if opens_on_pronoun(line if _LIST_ITEM.match(line) else sentences[0]) and line not in parents:
                 reasons.append("dangling_pronoun")
             if any(POINTER.match(strip_markdown(s).strip()) for s in sentences):
