@@ -99,7 +99,9 @@ PROBLEM_PENALTY = 0.05  # a how-to question that reports no problem: troubleshoo
 _PROBLEM = re.compile(r"\b(?:not|n['’]t|nothing|ne|pas|problems?|issues?|errors?|fails?|failed|fix|trouble\w*|"
                       r"crash\w*|broken|missing|probl[èe]mes?|erreurs?|panne|bloqu\w*|manqu\w*|still)\b",
                       re.IGNORECASE)
-_META = re.compile(r"^(?:this article|cet article|voici|here is how|these articles|ces articles)\b", re.IGNORECASE)
+_META = re.compile(r"^(?:this article|cet article|voici|here is how|these articles|ces articles|"  # the page about itself
+                   r"in\s+this\s+(?:tutorial|guide|article|section),?\s+we(?:'ll|\s+will|\s+are\s+going\s+to)?\s+"
+                   r"(?:walk|guide|go)\s+(?:you\s+)?through)\b", re.IGNORECASE)
 # what a question quotes: «…», “…”, "…", or '…' opening after a space (not "l'API … j'ai")
 _QUOTED = re.compile(r"«\s*([^»]{6,}?)\s*»|“([^”]{6,}?)”|\"([^\"]{6,}?)\"|(?:^|\s)'([^']{6,}?)'(?=[\s?.!,;:]|$)")
 _ENDED = re.compile(r"[.!…:;][\"'»)\]*_`]*$")  # a line without one is a title ("Upgrading from 1.x"),
@@ -558,7 +560,8 @@ def compose(question: str, hits: list[Hit], embedder: Any, cache_dir: Path, *, k
         chosen = _with_example(chosen, candidates, question)
         chosen = whole_steps(chosen, candidates)  # a procedure is quoted whole (knowledge.list_context)
     chosen = _with_what_follows(chosen, candidates, at)
-    composed = _assemble(question, kind, [candidates[i] for i in chosen])
+    composed = _assemble(question, kind, [candidates[i] for i in chosen],
+                         _documented_names([candidates[i] for i in chosen], kb))
     composed.weak = top_similarity < floor + WEAK_MARGIN
     return composed
 
@@ -592,9 +595,46 @@ def _each_part_answered(chosen: list[int], candidates: list[_Candidate], parts: 
     return out
 
 
+_API_TITLE = re.compile(r"[A-Za-z_]\w*(?:\.\w+)+|[A-Za-z]*_\w+|[A-Za-z]*[a-z][A-Z]\w*")  # on_audio_end, TextInput, cl.Step
+
+
+def _documented_names(chosen: list[_Candidate], kb: Any) -> dict[str, str]:
+    """Per article, the name a reference page documents when its quoted units leave it out. Such a
+    page is titled by it ("on_audio_end", "TextInput") and its sentences omit it ("Hook to react to
+    the end of an audio recording…", "`placeholder` (str): …"): quoted alone, they lack their
+    subject, and "which hook / which widget…?" goes unanswered. The page's code must call or
+    decorate with that name (`@cl.on_audio_end`, `cl.TextInput(`): a product's page ("LiteLLM",
+    "OpenAI") is titled like one and documents no such name."""
+    names: dict[str, str] = {}
+    for source in dict.fromkeys(c.hit.source for c in chosen):
+        article = [c for c in chosen if c.hit.source == source]
+        title = article[0].hit.title.strip().strip("`")
+        if not _API_TITLE.fullmatch(title) or any(c.unit.kind == "code" or title.lower() in c.unit.text.lower()
+                                                  for c in article):
+            continue
+        texts = [h.text for h in kb.source_chunks(source)] if kb is not None and hasattr(kb, "source_chunks") \
+            else [c.hit.text for c in article]
+        called = re.compile(rf"[.@]{re.escape(title)}\b|(?<![\w.]){re.escape(title)}\s*\(")
+        if any(called.search(text) for text in texts):
+            names[source] = title
+    return names
+
+
 _CODE_NAME = re.compile(r"`([^`\n]+)`")
 _NAME_WORD = re.compile(  # LlamaIndex, GraphQL, OAuth, on_message, cl.Step
     r"\b[A-Za-z]*[a-z][A-Za-z]*[A-Z]\w*|\b[A-Z]{2,}[a-z]\w*|\b[A-Za-z]\w*[_.][A-Za-z]\w*")
+
+
+_CAPITALISED_RUN = re.compile(r"(?<=[\w,;] )[A-Z][\w-]*(?: [A-Z][\w-]*)*")
+
+
+def _titled_names(question: str, title: str) -> set[str]:
+    """The names the question writes (capitalised inside the sentence: "Embedchain", "Semantic
+    Kernel") that the article is titled by, spaces dropped, as code writes them
+    (`semantic_kernel`, `SemanticKernelFilter`). A name every page uses ("Chainlit") is no page's title."""
+    folded = title.lower()
+    return {m.group(0).lower().replace(" ", "") for m in _CAPITALISED_RUN.finditer(question)
+            if m.group(0).lower() in folded}
 
 
 def _with_example(chosen: list[int], candidates: list[_Candidate], question: str) -> list[int]:
@@ -608,12 +648,14 @@ def _with_example(chosen: list[int], candidates: list[_Candidate], question: str
     written = [question, *(candidates[i].unit.text for i in chosen)]
     names = {m.group(0).lower() for m in _NAME_WORD.finditer(question)}
     names |= {m.group(1).strip().lower() for text in written for m in _CODE_NAME.finditer(text)}
+    first = candidates[chosen[0]].hit
+    names |= _titled_names(question, first.title)
     names = {n for n in names if len(n) >= 4}
     if not names:
         return chosen
-    source = candidates[chosen[0]].hit.source
-    examples = [i for i, c in enumerate(candidates) if c.hit.source == source and c.unit.kind == "code"
-                and c.similarity >= MIN_SENTENCE_SIMILARITY and any(n in c.unit.text.lower() for n in names)]
+    examples = [i for i, c in enumerate(candidates) if c.hit.source == first.source and c.unit.kind == "code"
+                and c.similarity >= MIN_SENTENCE_SIMILARITY
+                and any(n in c.unit.text.lower() or n in c.unit.text.lower().replace("_", "") for n in names)]
     if not examples:
         return chosen
     return chosen + [max(examples, key=lambda i: candidates[i].score)]
@@ -759,7 +801,12 @@ def _latest_versions(candidates: list[_Candidate]) -> None:
 def _near_duplicate(a: _Candidate, b: _Candidate, cosine: float) -> bool:
     """The same statement twice. Units are encoded with their heading, so under one question
     heading (a FAQ's "Q: What payment options do you accept…?") two different sentences read
-    alike: there, the words decide."""
+    alike: there, the words decide. A table row is encoded with the sentence that introduces the
+    table, so it reads like that sentence; the two are the answer's two halves ("three columns
+    have been added since 2.0.0:" then "`modes` — Since: 2.9.4"), never a duplicate. (A list or
+    an item shows its lead-in itself.)"""
+    if any(x.unit.kind == "row" and x.unit.lead and x.unit.lead == y.unit.text for x, y in ((a, b), (b, a))):
+        return False
     prose = a.unit.kind in ("sentence", "item") and b.unit.kind in ("sentence", "item")
     if not prose or a.hit.heading != b.hit.heading or not a.hit.section.rstrip().endswith("?"):
         return cosine > 0.9  # the rows of one table stay one answer
@@ -805,7 +852,9 @@ def _citation(part: str) -> str:
     return match.group(0) if match else "\0"
 
 
-def _assemble(question: str, kind: str, chosen: list[_Candidate]) -> Composed:
+def _assemble(question: str, kind: str, chosen: list[_Candidate], names: dict[str, str] | None = None) -> Composed:
+    """The answer's text: `chosen` in reading order, one citation per run of a source; the units
+    of a reference page open on the name it documents (`names`, by source: `_documented_names`)."""
     language = detect_language(question)
     prefix = ""
     deciding = [c for c in chosen if c.deciding]
@@ -831,6 +880,8 @@ def _assemble(question: str, kind: str, chosen: list[_Candidate]) -> Composed:
             sources.append(c.hit)
             number = len(sources)
         rendered = _render(c, quoted)
+        if names and c.hit.source in names and not any(p.hit.source == c.hit.source for p in chosen[:k]):
+            rendered = f"`{names[c.hit.source]}`: {rendered}"  # the article's first part
         quoted.add(c.unit.text)
         if c.unit.lead and c.unit.lead in rendered:
             quoted.add(c.unit.lead)  # two articles' examples under one lead-in ("Voici un exemple complet…"): it once

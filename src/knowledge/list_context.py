@@ -142,17 +142,18 @@ def gather_lists(chosen: list[Any]) -> list[Any]:
     """The answer's candidates with each list shown once (see the module doc); order kept."""
     groups: dict[tuple[str, int, int], list[int]] = {}
     drop: set[int] = set()
-    leads = {(c.hit.source, c.hit.chunk_index, c.unit.lead) for c in chosen if c.unit.kind in ("code", "row")
-             and c.unit.lead}
+    leads = {(c.hit.source, c.hit.chunk_index, c.unit.lead) for c in chosen if c.unit.kind == "code" and c.unit.lead}
+    rows_led = {(c.hit.source, c.hit.chunk_index, c.unit.lead) for c in chosen if c.unit.kind == "row" and c.unit.lead}
     for i, c in enumerate(chosen):
         if c.unit.kind == "sentence" and (c.hit.source, c.hit.chunk_index, c.unit.text) in leads:
-            drop.add(i)  # the code block (or table row) it introduces is quoted under it already
+            drop.add(i)  # the code block it introduces is quoted under it already (a row is shown without its lead-in)
             continue
         unit = c.unit
         block: int | None = unit.block if unit.kind in ("item", "list") else _introduced_block(unit, c.siblings)
         if block is None:
-            if unit.kind == "sentence" and unit.text.endswith(":") and len(chosen) > 1:
-                drop.add(i)  # a lead-in without its list
+            if unit.kind == "sentence" and unit.text.endswith(":") and len(chosen) > 1 \
+                    and (c.hit.source, c.hit.chunk_index, unit.text) not in rows_led:
+                drop.add(i)  # a lead-in without its list (a table's rows quoted after it are its list)
             continue
         groups.setdefault((c.hit.source, c.hit.chunk_index, block), []).append(i)
     replaced: dict[int, Any] = {}

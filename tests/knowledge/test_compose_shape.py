@@ -349,3 +349,82 @@ def test_two_articles_examples_under_the_same_lead_in_show_it_once(answer) -> No
                      hit(f"{lead}\n\n```bash\nAPI_TOKEN=\"VOTRE_JETON\" ruby ./archive_dossiers.rb\n```", "archive.md", "Archive", index=1)])
     assert "export_dossiers.rb" in result.text and "archive_dossiers.rb" in result.text
     assert result.text.count(lead) == 1, result.text  # the fragment rules read a repeated line as a defect
+
+
+UPGRADE_COLUMNS = """Before you upgrade, note that two fields have been added to the `orders` table since 3.0:
+
+| Field | Since |
+|-------|-------|
+| `coupon` | 3.2 |
+| `giftWrap` | 3.5 |
+
+The rest of the schema is unchanged."""
+
+
+def test_a_table_row_and_the_sentence_introducing_it_are_both_quoted(answer) -> None:
+    # the row is encoded with its lead-in, so the two read alike; they were taken for one statement
+    # and the row, which holds the answer, was left out
+    result = answer("We just moved to 3.5. Which field do I have to add to the orders table?",
+                    [hit(UPGRADE_COLUMNS, "schema.md", "Database schema", "Schema")])
+    assert "giftWrap" in result.text, result.text
+    assert "two fields have been added" in result.text, result.text  # the row is shown without its lead-in
+
+
+HOOK_PAGE = """Hook called when the user closes the settings panel without saving.
+
+The hook receives the settings as they were before the panel was opened.
+
+```python
+@app.on_settings_cancel
+def restore(previous):
+    print(previous)
+```"""
+PRODUCT_PAGE = """Route every model call through the gateway so that one key serves all providers.
+
+Calls are logged as steps in the interface."""
+
+
+def test_a_reference_page_answer_names_what_the_page_documents(answer) -> None:
+    hits = [hit(HOOK_PAGE, "hooks/on-settings-cancel.mdx", "on_settings_cancel")]
+    result = answer("What gets called when someone closes the settings panel without saving?", hits)
+    assert result.text.startswith("`on_settings_cancel`: Hook called when"), result.text
+    # a page titled in prose names nothing; a unit that writes the name needs it no more
+    prose = answer("What gets called when someone closes the settings panel without saving?",
+                   [hit(HOOK_PAGE, "hooks/cancel.mdx", "Closing the settings panel")])
+    assert not prose.text.startswith("`"), prose.text
+    named = answer("What gets called when someone closes the settings panel without saving?",
+                   [hit(HOOK_PAGE.replace("Hook called", "`on_settings_cancel` is called"), "hooks/x.mdx",
+                        "on_settings_cancel")])
+    assert not named.text.startswith("`on_settings_cancel`:"), named.text
+    # a product's page is titled like a name, but its text calls no such name
+    product = answer("How do I send every model call through one gateway?",
+                     [hit(PRODUCT_PAGE, "integrations/gatewayllm.mdx", "GatewayLLM")])
+    assert "GatewayLLM" not in product.text, product.text
+
+
+TUTORIAL_PAGE = """In this tutorial, we'll walk through the steps to create an application integrated with Quill Engine.
+
+The integration shows every Quill Engine plugin call as a step in the interface.
+
+Here is an example that sets up the engine with a weather plugin:
+
+```python
+import quill_engine as qe
+
+class WeatherPlugin:
+    def forecast(self, city: str) -> str:
+        return f"Sunny in {city}"
+
+engine = qe.Engine(plugins=[WeatherPlugin()])
+engine.add_filter(qe.StepFilter())
+history = qe.History()
+reply = engine.run("Weather in Paris?", history=history)
+print(reply.text, reply.tokens, reply.latency)
+```"""
+
+
+def test_a_how_to_on_a_tutorial_gets_its_example_not_the_page_about_itself(answer) -> None:
+    result = answer("I build my agent with Quill Engine. How do I get its plugin calls to show up as steps?",
+                    [hit(TUTORIAL_PAGE, "integrations/quill.mdx", "Quill Engine")])
+    assert "In this tutorial" not in result.text, result.text  # the page speaking of itself answers nothing
+    assert "qe.StepFilter()" in result.text, result.text  # the example of the page titled by the name asked
