@@ -153,3 +153,21 @@ def test_subject_in_base_declines_a_missing_name_that_nothing_retrieved_shares_w
     hits = [Hit(TEXTS[1][1], "club.md", "The club", "", 0, 1.0)]
     assert not subject_in_base("How do I send my club's latency metrics to Datadog dashboards?", hits,
                                get_embedder("minilm"), Base(), tmp_path)
+
+
+def test_a_name_of_known_words_is_spoken_of_by_a_sentence_reading_close_to_it(tmp_path) -> None:
+    """"Mac's Keychain": the base writes "Mac" and "Keychain" apart, and the question's other words
+    ("macOS", "export") already carry it to the export steps, so the name adds no pull (-0.05);
+    yet the steps read close to it (0.39). A near-domain product made of known words ("Apple
+    Watch") reads close to nothing retrieved (0.17)."""
+    from knowledge.coverage import names_spoken_of
+    from relais.embeddings import get_embedder
+
+    embedder = get_embedder()
+    export = ("Exporting passwords requires a recent macOS release.\n\n"
+              "Choose File → Export → Passwords from the macOS menu bar.")
+    question = ("I want the passwords saved in my Mac's Keychain moved into my vault. "
+                "Which macOS version do I need to export them?")
+    assert names_spoken_of(("Mac's Keychain",), [export], embedder, tmp_path, question)
+    unlock = "You can unlock your vault with Touch ID on your Mac.\n\nSee the Touch ID documentation for help."
+    assert not names_spoken_of(("Apple Watch",), [unlock], embedder, tmp_path, "Can I check my vault from my Apple Watch?")
