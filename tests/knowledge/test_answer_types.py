@@ -267,6 +267,10 @@ def test_an_item_that_is_only_an_article_title_is_not_a_candidate() -> None:
     "Which method pushes partial output to the page?",
     "À quelle URL faut-il envoyer les requêtes ?",
     "Avec quel verbe HTTP appeler le service ?",
+    "Which GraphQL mutation closes a ticket?",
+    "Quelle mutation utiliser pour clore un ticket ?",
+    "Quelle variable dois-je passer pour inclure les tickets archivés ?",
+    "Quel argument passer pour obtenir la page suivante ?",
 ])
 def test_a_question_asking_for_a_name_in_code_asks_an_identifier(question: str) -> None:
     assert IDENTIFIER in asked_types(question)
