@@ -695,7 +695,11 @@ def _focused(chosen: list[int], candidates: list[_Candidate], scorer: _Scorer) -
 _IMPERATIVE = re.compile(r"^(?:[A-ZÀ-Ý][a-zà-ÿ]+ez\b|[A-Z][a-z]+(?<!s) (?:the|your|a|an|on|to|in|into)\b)")
 _NEXT_STEP = re.compile(r"^(?:then|next|after\s+that|afterwards|finally|lastly|ensuite|puis|enfin|"
                         r"une\s+fois\s+(?:cela|ceci)\s+fait)\b", re.IGNORECASE)
-_INSTEAD = re.compile(r"^(?:instead|rather|à\s+la\s+place|au\s+lieu\s+de\s+cela|plutôt)\b", re.IGNORECASE)
+_INSTEAD = re.compile(  # the sentence that says what to do after one saying what is not done, or what needs doing
+    r"^(?:instead|rather|à\s+la\s+place|au\s+lieu\s+de\s+cela|plutôt|"
+    r"to\s+do\s+(?:so|this|that)|pour\s+(?:ce\s+faire|cela|le\s+faire)|"
+    r"(?:however|but|cependant|toutefois|mais),?\s+(?:you|vous)\s+(?:can|may|pouvez)|"
+    r"you\s+can\s+(?:however|also\s+instead)|vous\s+pouvez\s+(?:toutefois|cependant))\b", re.IGNORECASE)
 _STEPS_BACK = 3  # at most this many units before a "Then…" sentence: a block and its lead-in
 
 
@@ -736,11 +740,14 @@ def _with_what_follows(chosen: list[int], candidates: list[_Candidate],
       sentence ending so is dropped instead when its block is not chosen: `gather_lists`);
     - a sentence followed by one opening on "Instead" / "À la place" says what not to do, and the
       next one what to do ("…you should not put your own keys in the `.env` file. Instead, use
-      `user_env`…")."""
+      `user_env`…"); so does one followed by "To do so," / "Pour ce faire," ("…you need to
+      regenerate them. To do so, remove the `.chainlit/translations` folder…") or by "However,
+      you can" ("The default avatar is the favicon. However, you can… in `/public/avatars`")."""
     out = list(chosen)
     for i in chosen:
         c = candidates[i]
-        following = c.siblings[c.order + 1] if c.order + 1 < len(c.siblings) else None
+        after = next((k for k in range(c.order + 1, len(c.siblings)) if not is_pointer(c.siblings[k])), None)
+        following = c.siblings[after] if after is not None else None  # "See how to … [here]." says nothing
         if c.unit.kind == "item" and c.unit.text.rstrip().endswith(":"):
             # the next unit that is not the item's own list (a passage lists its items, then the list)
             order = next((k for k in range(c.order + 1, len(c.siblings)) if not (
@@ -749,7 +756,7 @@ def _with_what_follows(chosen: list[int], candidates: list[_Candidate],
                 order = next((k for k, u in enumerate(c.siblings) if u.kind == "list" and u.lead == c.unit.text), None)
         elif c.unit.kind == "sentence" and following is not None and following.kind == "sentence" \
                 and _INSTEAD.match(following.text):
-            order = c.order + 1
+            order = after
         else:
             continue
         j = at.get((c.hit.source, c.hit.chunk_index, order)) if order is not None else None

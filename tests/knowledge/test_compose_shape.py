@@ -159,6 +159,24 @@ def test_a_sentence_saying_what_not_to_do_comes_with_the_instead(answer) -> None
     assert "should not store your own API key" in result.text and "per_user_keys" in result.text
 
 
+CACHE_UPGRADE = ("Since the cached page layouts changed in 4.2, you need to rebuild them. To do so, delete the "
+                 "`.site/layouts` folder and restart the server.\n\nThe rest of the upgrade needs no action.")
+DEFAULT_ICON = ("The default bot icon is the site logo. See how to change the logo [here](/logo).\n"
+                "However, you can give each bot its own icon by putting a picture in the `/static/icons` folder.")
+
+
+@pytest.mark.parametrize("question, page, said, how", [
+    ("I upgraded to 4.2. What must I do about the page layouts the old version cached?", CACHE_UPGRADE,
+     "you need to rebuild them", ".site/layouts"),
+    ("Why does my bot use the site logo as its icon?", DEFAULT_ICON, "default bot icon", "/static/icons"),
+])
+def test_a_sentence_comes_with_the_one_saying_how(answer, question: str, page: str, said: str, how: str) -> None:
+    """"…you need to rebuild them. To do so, delete…": the second says how; "The default is X.
+    (a pointer) However, you can…": the third says how to do otherwise."""
+    result = answer(question, [hit(page, "upgrade.md", "Upgrading", "")])
+    assert said in result.text and how in result.text, result.text
+
+
 TOKEN_ERRORS = ("If the server answers:\n\n```json\n{\n  \"error\": \"request hidden by access rules\",\n"
                 "  \"code\": 403\n}\n```\n\nCheck that:\n\n- the key is sent in the `X-Api-Key` header\n"
                 "- the key holds no spaces\n- the key was granted access to this project")
