@@ -55,6 +55,7 @@ NAME_PULL = 0.1  # …and how much closer to the question the name brings that p
 PHRASE_RELATED = 0.35  # a name of known words ("Google API") is spoken of by a sentence reading this close to it
 _WORD = re.compile(r"[^\W\d_][\w'’-]*", re.UNICODE)
 _ELISION = re.compile(r"^(?:[a-zA-Z]|qu|jusqu|lorsqu|puisqu)['’]", re.IGNORECASE)
+_ACRONYM_PLURAL = re.compile(r"[A-Z]{2,}s")
 _SENTENCE_START = re.compile(r"(?:^|[.!?:;]\s+|[\"«(]\s*)$")
 
 
@@ -79,6 +80,8 @@ def _names(question: str) -> list[str]:
         word = _ELISION.sub("", match.group(0)).strip("'’-")  # "d'Android" is the name "Android"
         if len(word) < 2 or word.lower() in ("i", "i'm", "i've", "i'd", "i'll"):
             continue
+        if _ACRONYM_PLURAL.fullmatch(word):
+            continue  # an acronym's plural ("PCs", "APIs") is the acronym, and those name no subject alone
         inner = any(c.isupper() for c in word[1:]) and not word.isupper()
         starts = bool(_SENTENCE_START.search(question[: match.start()]))
         if inner or (word[0].isupper() and not starts and not word.isupper()):
@@ -108,7 +111,8 @@ def _name_phrases(question: str, names: list[str]) -> list[list[str]]:
     runs: list[list[str]] = []
     previous_end, previous_upper = -2, False
     for word, start, end in words:  # a sentence's first word is capitalised for grammar: no run opens on it
-        upper = word[0].isupper() and not _SENTENCE_START.search(question[:start])
+        upper = (word[0].isupper() and not _SENTENCE_START.search(question[:start])
+                 and not _ACRONYM_PLURAL.fullmatch(word))  # "Windows PCs" are computers, no product
         if upper and previous_upper and question[previous_end:start] in (" ", "-"):
             runs[-1].append(word)
         elif upper:

@@ -37,6 +37,8 @@ def test_answerable_questions_are_covered_also_with_a_word_the_base_lacks() -> N
     assert question_coverage("Comment résilier mon abonnement ?", index).covered
     assert question_coverage("Is there a steam room at the club?", index).covered  # sentence-initial capital
     assert question_coverage("Where is the Tools menu?", index).covered  # a name the base uses
+    assert question_coverage("Can I export my vault as CSV files on our PCs?", index).covered  # an acronym's plural
+    assert question_coverage("Can I export my vault on our Tools PCs?", index).covered  # …is no product's name
 
 
 def test_contractions_and_function_words_in_a_title_cased_question_are_not_names() -> None:
