@@ -653,9 +653,12 @@ def _with_example(chosen: list[int], candidates: list[_Candidate], question: str
     names = {n for n in names if len(n) >= 4}
     if not names:
         return chosen
+    def writes_a_name(code: str) -> bool:  # `semantic_kernel` writes "Semantic Kernel" too
+        code = code.lower()
+        return any(n in code or n in code.replace("_", "") for n in names)
+
     examples = [i for i, c in enumerate(candidates) if c.hit.source == first.source and c.unit.kind == "code"
-                and c.similarity >= MIN_SENTENCE_SIMILARITY
-                and any(n in c.unit.text.lower() or n in c.unit.text.lower().replace("_", "") for n in names)]
+                and c.similarity >= MIN_SENTENCE_SIMILARITY and writes_a_name(c.unit.text)]
     if not examples:
         return chosen
     return chosen + [max(examples, key=lambda i: candidates[i].score)]
@@ -695,7 +698,7 @@ def _focused(chosen: list[int], candidates: list[_Candidate], scorer: _Scorer) -
 _IMPERATIVE = re.compile(r"^(?:[A-ZÀ-Ý][a-zà-ÿ]+ez\b|[A-Z][a-z]+(?<!s) (?:the|your|a|an|on|to|in|into)\b)")
 _NEXT_STEP = re.compile(r"^(?:then|next|after\s+that|afterwards|finally|lastly|ensuite|puis|enfin|"
                         r"une\s+fois\s+(?:cela|ceci)\s+fait)\b", re.IGNORECASE)
-_INSTEAD = re.compile(  # the sentence that says what to do after one saying what is not done, or what needs doing
+_SAYS_WHAT_TO_DO = re.compile(  # after a sentence saying what is not done, or what needs doing: how
     r"^(?:instead|rather|à\s+la\s+place|au\s+lieu\s+de\s+cela|plutôt|"
     r"to\s+do\s+(?:so|this|that)|pour\s+(?:ce\s+faire|cela|le\s+faire)|"
     r"(?:however|but|cependant|toutefois|mais),?\s+(?:you|vous)\s+(?:can|may|pouvez)|"
@@ -755,7 +758,7 @@ def _with_what_follows(chosen: list[int], candidates: list[_Candidate],
             if order is not None and c.siblings[order].kind != "code":
                 order = next((k for k, u in enumerate(c.siblings) if u.kind == "list" and u.lead == c.unit.text), None)
         elif c.unit.kind == "sentence" and following is not None and following.kind == "sentence" \
-                and _INSTEAD.match(following.text):
+                and _SAYS_WHAT_TO_DO.match(following.text):
             order = after
         else:
             continue
