@@ -595,7 +595,8 @@ def _each_part_answered(chosen: list[int], candidates: list[_Candidate], parts: 
     return out
 
 
-_API_TITLE = re.compile(r"[A-Za-z_]\w*(?:\.\w+)+|[A-Za-z]*_\w+|[A-Za-z]*[a-z][A-Z]\w*")  # on_audio_end, TextInput, cl.Step
+_NAME_WORD = re.compile(  # LlamaIndex, GraphQL, OAuth, on_message, cl.Step: a name written as code
+    r"\b[A-Za-z]*[a-z][A-Za-z]*[A-Z]\w*|\b[A-Z]{2,}[a-z]\w*|\b[A-Za-z]\w*[_.][A-Za-z]\w*")
 
 
 def _documented_names(chosen: list[_Candidate], kb: Any) -> dict[str, str]:
@@ -609,7 +610,7 @@ def _documented_names(chosen: list[_Candidate], kb: Any) -> dict[str, str]:
     for source in dict.fromkeys(c.hit.source for c in chosen):
         article = [c for c in chosen if c.hit.source == source]
         title = article[0].hit.title.strip().strip("`")
-        if not _API_TITLE.fullmatch(title) or any(c.unit.kind == "code" or title.lower() in c.unit.text.lower()
+        if not _NAME_WORD.fullmatch(title) or any(c.unit.kind == "code" or title.lower() in c.unit.text.lower()
                                                   for c in article):
             continue
         texts = [h.text for h in kb.source_chunks(source)] if kb is not None and hasattr(kb, "source_chunks") \
@@ -621,8 +622,6 @@ def _documented_names(chosen: list[_Candidate], kb: Any) -> dict[str, str]:
 
 
 _CODE_NAME = re.compile(r"`([^`\n]+)`")
-_NAME_WORD = re.compile(  # LlamaIndex, GraphQL, OAuth, on_message, cl.Step
-    r"\b[A-Za-z]*[a-z][A-Za-z]*[A-Z]\w*|\b[A-Z]{2,}[a-z]\w*|\b[A-Za-z]\w*[_.][A-Za-z]\w*")
 
 
 _CAPITALISED_RUN = re.compile(r"(?<=[\w,;] )[A-Z][\w-]*(?: [A-Z][\w-]*)*")
