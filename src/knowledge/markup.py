@@ -439,11 +439,11 @@ def _html(text: str) -> str:
         if name == "br":
             return "\x01"  # a line break: a space inside a table row, a new line elsewhere
         if name == "li":
-            return "" if closing else "\n- "
+            return "" if closing else "\x06"
         if name in ("p", "div", "section", "article", "blockquote", "details", "summary", "ul", "ol", "table",
                     "tr", "h1", "h2", "h3", "h4", "h5", "h6", "dl", "dt", "dd", "hr", "pre", "aside", "header",
                     "footer", "main", "center", "figcaption", "caption"):
-            return "\n\n"
+            return "\x05"
         if name in ("td", "th"):
             return " "
         return ""
@@ -451,6 +451,9 @@ def _html(text: str) -> str:
     text = _TAG.sub(tag, text)
     lines = []
     for line in text.split("\n"):
+        if line.lstrip().startswith("|"):  # a table cell's paragraphs and items stay in its row
+            line = _CELL_BREAKS.sub(_cell_break, line)
+        line = line.replace("\x05", "\n\n").replace("\x06", "\n- ")
         if "\x01" in line:  # a new line stays in its list item: at the item's text column
             marker = re.match(r"^\s*(?:[-*+•]|\d+[.)])\s+", line)
             indent = " " * marker.end() if marker else line[: len(line) - len(line.lstrip())]
@@ -458,6 +461,17 @@ def _html(text: str) -> str:
         lines.append(line)
     text = "\n".join(lines).replace("\x01", "\n")
     return re.sub(r"\*\*\s*\*\*", "", text)
+
+
+_CELL_BREAKS = re.compile(r"[ \t]*[\x01\x05\x06][\x01\x05\x06 \t]*")  # <br>, a block's edge, an item
+
+
+def _cell_break(match: re.Match[str]) -> str:
+    """`<p>A</p><p>B</p>` in a table cell: "A. B", never a new line that would cut the row in two."""
+    before, after = match.string[: match.start()].rstrip(), match.string[match.end():]
+    if not before or before.endswith("|") or after.startswith("|") or not after.strip():
+        return " "
+    return " " if before[-1] in ".!?:;,…" else ". "
 
 
 def _unescape(text: str) -> str:

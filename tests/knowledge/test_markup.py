@@ -91,6 +91,18 @@ def test_every_ascii_punctuation_escape_is_read_as_its_character() -> None:
     assert 'Un "arrêté" & <date> : fin' in clean
 
 
+def test_a_table_cells_paragraphs_and_items_stay_in_its_row() -> None:
+    """GitBook writes a cell holding two statements as `<p>…</p><p>…</p>`: read as new lines, they
+    cut the row in two and the second statement lost its row (and read as a title)."""
+    text = ("| Data | Kept for |\n| --- | --- |\n"
+            "| Account | <p>Deleted on request</p><p>Deleted after 3 years without sign-in</p><p><br></p> |\n"
+            "| Logs | <ul><li>90 days</li><li>1 year for audits</li></ul> |\n\n<p>Outside</p><ul><li>an item</li></ul>")
+    clean = clean_markup(text)
+    assert "| Account | Deleted on request. Deleted after 3 years without sign-in |" in clean
+    assert "| Logs | 90 days. 1 year for audits |" in clean
+    assert "Outside\n\n- an item" in clean
+
+
 def test_inline_html_entities_and_escapes() -> None:
     text = (
         "<ul class=\"nav nav-tabs\"><li><a class=\"nav-link\">Web Vault</a></li></ul>\n"
