@@ -90,13 +90,13 @@ _ASKS: list[tuple[str, re.Pattern[str]]] = [
 ]
 _ASKS.append((IDENTIFIER, re.compile(  # words that name code, never a bare "option" or "setting"
     r"\b(?:which|what)\s+(?:\w+\s+){0,2}?(?:decorators?|callbacks?|hooks?|functions?|calls?|"
-    r"flags?|arguments?|parameters?|(?:environment|env|query)\s+variables?|endpoints?|urls?|file\s*names?|"
+    r"flags?|arguments?|parameters?|(?:environment|env|query)\s+variables?|endpoints?|urls?|file\s*names?|files?(?!\s+(?:formats?|types?|sizes?))|"
     r"(?:graphql\s+)?(?:quer(?:y|ies)|mutations?)|"
     r"key\s+combinations?|keyboard\s+shortcuts?|modules?|http\s+(?:verb|method)s?|"
     r"(?:config(?:uration)?|cli|command[- ]line)\s+(?:options?|settings?|keys?|flags?))\b|"
     r"\b(?:which|what)\s+options?\s+of\s+the\s+\w+\s+command\b|\b(?:which|what)\s+methods?\s+(?!of\b|to\b|for\b)|"
     r"\bquel(?:le)?s?\s+(?:\w+\s+){0,2}?(?:url|verbe\s+http|methode\s+http|variable\s+d\W*environnement|"
-    r"nom\s+de\s+fichier|raccourci\s+clavier|decorateur|mutation|requete\s+graphql|query|argument|"
+    r"nom\s+de\s+fichier|fichier(?!s?\s+(?:au\s+)?(?:formats?|types?))|raccourci\s+clavier|decorateur|mutation|requete\s+graphql|query|argument|"
     r"variable)s?\b|\ba\s+quelle\s+url\b", _I)))
 _ASKS.append((REQUIREMENT, re.compile(  # what has to hold first, not how to do it
     r"\bwhat\s+(?:\w+\s+){0,2}?(?:must|needs?\s+to|has\s+to|have\s+to)\s+be\b|"

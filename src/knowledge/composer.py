@@ -27,7 +27,7 @@ Below the relevance bar (best cosine < `MIN_SENTENCE_SIMILARITY`) the answer is 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -57,7 +57,7 @@ from knowledge.list_context import (
     whole_steps,
     whole_when_every_item_fits,
 )
-from knowledge.passage_units import Unit, capitalise, units_of
+from knowledge.passage_units import Unit, capitalise, plain, units_of
 from knowledge.pointers import is_pointer, pointer_targets, strip_pointers
 from knowledge.polarity import answer_polarity
 from knowledge.question_kind import (
@@ -147,6 +147,24 @@ def _usable(unit: Unit) -> bool:
     return not is_pointer(unit)  # a list of links under "Read more:"
 
 
+_EMPHASISED_LINE = re.compile(r"^[ \t]*([*_]{1,2})(.+?)\1[ \t]*$", re.MULTILINE)  # "**b) Import référentiel**", "_Témoignage…_"
+_UNENDED_WORDS = 8  # a line this long that is no title states something: "Le fichier ne doit pas contenir…"
+_CODE_LIKE = re.compile(r"[{}]|\s=\s|\w=[\"'\w]|^(?:@|async |await |return |def |fragment )|^`[^`]+`$")
+
+
+def _unended_statement(unit: Unit, titles: set[str]) -> bool:
+    """A statement whose writer left off its full stop ("Le fichier ne doit pas contenir plus de 5000
+    lignes et doit peser maximum 1 Mo", "`session_timeout` (int), default `300`: Duration…"): long,
+    not set apart as a title (a bold or italic line, a heading), not the lead-in of a block (shown with
+    it: `_render`), not code flattened into prose, and quotable
+    otherwise. Its full stop is added when it is quoted (`_closed`)."""
+    text = unit.text
+    if unit.kind != "sentence" or len(text.split()) < _UNENDED_WORDS or text.endswith("?") or text.strip("*_ ") in titles \
+            or _CODE_LIKE.search(text):
+        return False
+    return _usable(replace(unit, text=f"{text}."))
+
+
 def _titles(kb: Any) -> set[str]:
     return set(kb.source_titles()) if kb is not None and hasattr(kb, "source_titles") else set()
 
@@ -176,7 +194,9 @@ def _passage_units(text: str) -> tuple[tuple[Unit, ...], tuple[bool, ...]]:
     for unit in units:
         if unit.kind in ("sentence", "item", "row"):
             unit.text = strip_pointers(unit.text)
-    usable = [_usable(unit) for unit in units]
+    titles = {plain(m.group(2))[0].strip("*_ ") for m in _EMPHASISED_LINE.finditer(text)}
+    titles |= {unit.lead for unit in units if unit.kind in ("code", "list")}  # a lead-in, its colon left off
+    usable = [_usable(unit) or _unended_statement(unit, titles) for unit in units]
     if not any(usable):
         units, usable = _labels_listed(units)
     return tuple(units), tuple(usable)
@@ -599,9 +619,12 @@ _NAME_WORD = re.compile(  # LlamaIndex, GraphQL, OAuth, on_message, cl.Step: a n
     r"\b[A-Za-z]*[a-z][A-Za-z]*[A-Z]\w*|\b[A-Z]{2,}[a-z]\w*|\b[A-Za-z]\w*[_.][A-Za-z]\w*")
 
 
+_ONE_NAME = re.compile(r"[A-Za-z_][\w.]*")  # "TextInput", "on_audio_end", "Checkbox": one word, no spaces
+
+
 def _documented_names(chosen: list[_Candidate], kb: Any) -> dict[str, str]:
     """Per article, the name a reference page documents when its quoted units leave it out. Such a
-    page is titled by it ("on_audio_end", "TextInput") and its sentences omit it ("Hook to react to
+    page is titled by it ("on_audio_end", "TextInput", "Checkbox") and its sentences omit it ("Hook to react to
     the end of an audio recording…", "`placeholder` (str): …"): quoted alone, they lack their
     subject, and "which hook / which widget…?" goes unanswered. The page's code must call or
     decorate with that name (`@cl.on_audio_end`, `cl.TextInput(`): a product's page ("LiteLLM",
@@ -610,7 +633,7 @@ def _documented_names(chosen: list[_Candidate], kb: Any) -> dict[str, str]:
     for source in dict.fromkeys(c.hit.source for c in chosen):
         article = [c for c in chosen if c.hit.source == source]
         title = article[0].hit.title.strip().strip("`")
-        if not _NAME_WORD.fullmatch(title) or any(c.unit.kind == "code" or title.lower() in c.unit.text.lower()
+        if not _ONE_NAME.fullmatch(title) or any(c.unit.kind == "code" or title.lower() in c.unit.text.lower()
                                                   for c in article):
             continue
         texts = [h.text for h in kb.source_chunks(source)] if kb is not None and hasattr(kb, "source_chunks") \
@@ -759,6 +782,9 @@ def _with_what_follows(chosen: list[int], candidates: list[_Candidate],
         elif c.unit.kind == "sentence" and following is not None and following.kind == "sentence" \
                 and _SAYS_WHAT_TO_DO.match(following.text):
             order = after
+        elif i == chosen[0] and c.unit.kind == "sentence" and c.unit.text.rstrip().endswith(":") \
+                and following is not None and following.kind in ("code", "list"):
+            order = after  # the unit that answers best introduces a block: the block comes with it
         else:
             continue
         j = at.get((c.hit.source, c.hit.chunk_index, order)) if order is not None else None
@@ -839,8 +865,8 @@ def _closed(sentence: str) -> str:
     """A sentence announcing what the page showed next ("…in a specific order, for example:"), quoted
     without it: it ends there, or it reads as a lead-in to nothing. One ending on the value its colon
     hands over ("…is required: `bitwarden.com`") gets its full stop."""
-    if _VALUE_IN_CODE.search(sentence):
-        return f"{sentence}."
+    if _VALUE_IN_CODE.search(sentence) or not (_ENDED.search(sentence) or sentence.endswith("?")):
+        return f"{sentence}."  # …and so does a statement its writer left unended (`_unended_statement`)
     return _ANNOUNCING.sub(".", sentence) if sentence.endswith(":") else sentence
 
 

@@ -168,7 +168,10 @@ def opens_on_pronoun(sentence: str) -> bool:
 
 
 _POINTING_OPENING = re.compile(  # "Au-delà de ce délai, …", "Passé ce délai, …", "After that date, …"
-    r"^(?:[^\W\d_][\w'’-]*\s+){0,2}(?:this|that|these|those|ce|cet|cette|ces)\s+[^\W\d_][\w'’-]*\s*,", re.IGNORECASE)
+    r"^(?:(?:[^\W\d_][\w'’-]*\s+){0,2}(?:this|that|these|those|ce|cet|cette|ces)\s+[^\W\d_][\w'’-]*\s*,"
+    # "In the meantime, you may receive … errors": the time span, the case or the way is the sentence before's
+    r"|(?:in\s+the\s+meantime|meanwhile|otherwise|en\s+attendant|entre-temps|entretemps|sinon|le\s+cas\s+échéant)\s*,)",
+    re.IGNORECASE)
 
 
 def refers_back(sentence: str) -> bool:

@@ -320,6 +320,8 @@ def test_a_sentence_pointing_back_is_read_and_quoted_with_the_one_before(answer)
     assert refers_back("Au-delà de ce délai, le panier est vidé.")
     assert refers_back("After that date, the cart is emptied.")
     assert not refers_back("If you leave this page, the cart is kept.")
+    assert refers_back("In the meantime, you may see `Access denied` errors.")
+    assert refers_back("En attendant, le dossier reste en brouillon.")
     text = ("Le panier est accessible depuis votre compte. Les articles restent dans le panier pendant 30 jours "
             "après votre dernière visite. Au-delà de ce délai, les paniers non validés sont vidés.")
     result = answer("Est-ce que mes paniers non validés sont vidés ?", [hit(text, "panier.md", "Panier")], max_units=1)
@@ -570,3 +572,4 @@ def test_of_two_sentences_saying_no_the_one_about_the_asked_action_decides(answe
             "de l'instructeur. Il est inutile de répondre à cet e-mail : connectez-vous.")
     result = answer("Dois-je répondre au mail de demande d'avis sur un dossier ?", [hit(text, "expert.md", "Expert")])
     assert result.text.startswith("Non.") and "inutile de répondre" in result.text, result.text
+

@@ -446,3 +446,97 @@ def test_a_how_to_on_a_tutorial_gets_its_example_not_the_page_about_itself(answe
                     [hit(TUTORIAL_PAGE, "integrations/quill.mdx", "Quill Engine")])
     assert "In this tutorial" not in result.text, result.text  # the page speaking of itself answers nothing
     assert "qe.StepFilter()" in result.text, result.text  # the example of the page titled by the name asked
+
+
+PERMISSIONS = ("Complete the following steps to register the app for the sync tool:\n\n"
+               "1. From your identity portal, open the Directory resource.\n2. Select App registrations.\n"
+               "3. Select New registration and give the app a name.\n4. Select Register.\n\n"
+               "To check whether the sync tool can reach your directory, open the Dashboard tab and select Test "
+               "Connection. If it works, users and groups are listed in the window.\n\n"
+               "Permissions of a new app can spread slowly, up to 20 minutes. In the meantime, you may "
+               "receive `Not enough rights for this call` errors.")
+
+
+def test_a_sentence_opening_on_in_the_meantime_comes_with_the_span_it_means(answer) -> None:
+    """"In the meantime, you may receive … errors" is about the delay stated just before it."""
+    result = answer("I registered the app but Test Connection answers 'Not enough rights for this call'. Did I miss "
+                    "a step or do I just wait?", [hit(PERMISSIONS, "sync.md", "Directory sync", "Test")])
+    assert "20 minutes" in result.text, result.text
+
+
+LIST_IMPORT = ("**b) Imported list**\n\nWhen the list of choices is too long, you can import it from a csv file. "
+               "Users only see the first column of the file.\n\n"
+               "The file must not hold more than 4000 lines and must weigh at most 2 MB\n\n"
+               "**c) Multiple choice**\n\nUsers can tick several values at once.")
+
+
+def test_a_statement_left_without_its_full_stop_is_quotable_and_closed(answer) -> None:
+    """A writer's unended line that states something is no title: the limit is in it. Bold lines
+    ("b) Imported list") stay titles."""
+    result = answer("How big can the imported csv file be?",
+                    [hit(LIST_IMPORT, "admin.md", "Administrator guide", "Fields")])
+    assert "4000 lines and must weigh at most 2 MB." in result.text, result.text
+    assert "Imported list" not in result.text and "Multiple choice" not in result.text
+
+
+def test_unended_titles_code_and_questions_stay_unquoted() -> None:
+    usable = dict(zip(*(lambda units, ok: ([u.text for u in units], ok))(*composer._passage_units(
+        "_Feedback and lessons learned from the road safety team_\n\n"
+        "`API_TOKEN=\"your_token\" GROUP_LABEL=\"Group name\" ruby create_group.rb`\n\n"
+        "Do you hold data about your users that you want to prefill a form with ?\n\n"
+        "fragment PageInfoFragment on PageInfo { hasNextPage endCursor }\n\n"
+        "The file must not hold more than 4000 lines and must weigh at most 2 MB"))))
+    assert usable == {"_Feedback and lessons learned from the road safety team_": False,
+                      "`API_TOKEN=\"your_token\" GROUP_LABEL=\"Group name\" ruby create_group.rb`": False,
+                      "Do you hold data about your users that you want to prefill a form with ?": False,
+                      "fragment PageInfoFragment on PageInfo { hasNextPage endCursor }": False,
+                      "The file must not hold more than 4000 lines and must weigh at most 2 MB": True}
+
+
+SYNC_BRIDGE = """Most handlers are coroutines, so the framework is async by default.
+
+### Calling a coroutine from plain code
+
+If you need to run a coroutine inside a regular function, you can use the `block_on` helper provided by the library:
+
+```python
+from quill import block_on
+
+async def fetch_report():
+    return "report"
+
+def main():
+    report = block_on(fetch_report())
+```
+
+By following this guide, you should now understand how async code fits in your project."""
+
+
+def test_the_best_unit_introducing_a_block_is_quoted_with_it(answer) -> None:
+    """"…you can use the `block_on` helper…:" answers, and its example comes with it; dropped as a
+    lead-in without its block, the answer was the guide's closing sentence."""
+    result = answer("I'm inside a plain synchronous function and need to call one of my coroutines from there. Does "
+                    "the library offer a helper for that?", [hit(SYNC_BRIDGE, "guides/async.mdx", "Async")])
+    assert "block_on" in result.text and "def main" in result.text, result.text
+
+
+TICKBOX_PAGE = """### Attributes
+
+`id` (str): The identifier used to read the widget's value from the settings.
+
+`initial` (bool): Whether the box is ticked when the panel opens.
+
+### Usage
+
+```python
+from app_ui.widgets import Tickbox
+
+panel = Panel([Tickbox(id="verbose", label="Verbose output", initial=False)])
+```"""
+
+
+def test_a_reference_page_titled_by_one_plain_word_names_it_too(answer) -> None:
+    """"Tickbox" is written like a word, yet the page's code calls it: it is the class documented."""
+    result = answer("I want a simple tick box in the settings panel for verbose output. Which widget is it, and "
+                    "what keeps it unticked when the panel opens?", [hit(TICKBOX_PAGE, "widgets/tickbox.mdx", "Tickbox")])
+    assert result.text.startswith("`Tickbox`: "), result.text
