@@ -507,9 +507,10 @@ def compose(question: str, hits: list[Hit], embedder: Any, cache_dir: Path, *, k
     if top_similarity < floor and best_base < floor + 0.1:
         return Composed(not_found)  # the bar reads what retrieval found, as it always did
     best = max(candidates, key=lambda c: c.score)
-    if not best.behind:  # a chunk ranked behind the hits speaks only when it holds the best unit
-        keep = [i for i, c in enumerate(candidates) if not c.behind]
-        seen.difference_update(c.unit.text.lower() for c in candidates if c.behind)  # a linked article may hold them
+    if not best.behind:  # a chunk ranked behind the hits speaks only when it holds the best unit, or is
+        # of the best unit's article (its section "Download your certificate" ranked behind the field list)
+        keep = [i for i, c in enumerate(candidates) if not c.behind or c.hit.source == best.hit.source]
+        seen.difference_update(c.unit.text.lower() for i, c in enumerate(candidates) if i not in keep)  # a linked article may hold them
         candidates, vectors = [candidates[i] for i in keep], vectors[keep]
     have = {(c.hit.source, c.hit.chunk_index) for c in candidates}
     more = around(best.hit, best.rank, kb, have)  # the best unit's passage may be cut from what follows it

@@ -22,6 +22,7 @@ from typing import Any, Protocol
 
 from knowledge.fragments import opens_on_pronoun
 from knowledge.passage_units import Unit, render_list
+from knowledge.pointers import is_pointer
 
 MAX_ITEMS = 8
 SHORT_ITEM_WORDS = 6  # a list whose items are all this short enumerates options: quoted whole
@@ -101,6 +102,19 @@ def _list_of(block: int, siblings: list[Unit]) -> Unit | None:
     return next((u for u in siblings if u.kind == "list" and u.block == block), None)
 
 
+_STATEMENT_END = re.compile(r"[.!…][\"'»)\]*_`]*$")
+
+
+def _announces_more(c: Any) -> bool:
+    """Whether a sentence ending with ":" leads into more than it says: a block or a list after it,
+    or the end of its passage (the block may open the next one). Followed by a sentence, what it
+    announced was a picture the reader dropped ("…select Realm Settings → Keys and get your
+    certificate:" over a screenshot): it is a whole statement."""
+    following = c.siblings[c.order + 1] if c.order + 1 < len(c.siblings) else None
+    return following is None or following.kind != "sentence" or not _STATEMENT_END.search(following.text) \
+        or is_pointer(following)  # a button's label ("Start your free trial") or a link is what it announced
+
+
 def _introduced_block(unit: Unit, siblings: list[Unit]) -> int | None:
     """The block (list) a sentence ending with ":" introduces in its passage, if any."""
     if unit.kind != "sentence" or not unit.text.endswith(":"):
@@ -152,7 +166,7 @@ def gather_lists(chosen: list[Any]) -> list[Any]:
         block: int | None = unit.block if unit.kind in ("item", "list") else _introduced_block(unit, c.siblings)
         if block is None:
             if unit.kind == "sentence" and unit.text.endswith(":") and len(chosen) > 1 \
-                    and (c.hit.source, c.hit.chunk_index, unit.text) not in rows_led:
+                    and (c.hit.source, c.hit.chunk_index, unit.text) not in rows_led and _announces_more(c):
                 drop.add(i)  # a lead-in without its list (a table's rows quoted after it are its list)
             continue
         groups.setdefault((c.hit.source, c.hit.chunk_index, block), []).append(i)

@@ -146,7 +146,7 @@ def question_kind(question: str) -> str:
     return OTHER
 
 
-_ASKING = (r"(?:(?:for|in|on|at|to|from|by|with|pour|à|a|en|de|dans|sous|par|avec)\s+)?"
+_ASKING = (r"(?:(?:for|in|on|at|to|from|by|with|since|until|pour|à|a|en|de|dans|sous|par|avec|depuis|jusqu\W?à)\s+)?"
            r"(?:which|what|how|where|when|why|who|is|are|do|does|did|can|could|will|would|should|must|"
            r"combien|comment|quel\w*|o[uù]|quand|pourquoi|qui|est-ce|"
            r"y\s+a-t-il|\w+(?:-t)?-(?:je|il|elle|on|nous|vous|ils|elles))\b")  # "…, et sera-t-il prévenu ?"

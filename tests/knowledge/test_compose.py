@@ -573,3 +573,20 @@ def test_of_two_sentences_saying_no_the_one_about_the_asked_action_decides(answe
     result = answer("Dois-je répondre au mail de demande d'avis sur un dossier ?", [hit(text, "expert.md", "Expert")])
     assert result.text.startswith("Non.") and "inutile de répondre" in result.text, result.text
 
+
+SSO_FIELDS = ("| Field | Description |\n|---|---|\n| Signing Algorithm | The algorithm the vault uses to sign requests. |\n"
+              "| Public Certificate | Paste the downloaded certificate, removing the BEGIN and END lines. Extra spaces "
+              "will cause certificate validation to fail. |")
+SSO_CERTIFICATE = ("From the navigation, select **Realm Settings** → **Keys** and get your certificate:\n\n"
+                   "Copy the certificate for use in a later step.")  # the screenshot between them is not read
+
+
+def test_a_section_of_the_best_article_ranked_behind_the_hits_answers_too(answer) -> None:
+    """The field list ranked first; the section that says where the certificate is ranked behind
+    the hits. It is of the same article, so it may answer; its lead-in over a screenshot is a
+    whole statement, and the sentence after it, under the same heading, is no duplicate."""
+    kb = RunnersUpKB([Hit(SSO_CERTIFICATE, "sso/keycloak.md", "Keycloak SSO", "Download your certificate", 1, 0.6)])
+    result = answer("We're connecting our Keycloak server to single sign-on. Where in Keycloak do I find the "
+                    "certificate I have to paste?", [hit(SSO_FIELDS, "sso/keycloak.md", "Keycloak SSO", "Fields")],
+                    kb=kb)
+    assert "Realm Settings → Keys" in result.text, result.text

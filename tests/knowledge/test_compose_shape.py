@@ -480,12 +480,13 @@ def test_a_statement_left_without_its_full_stop_is_quotable_and_closed(answer) -
 
 
 def test_unended_titles_code_and_questions_stay_unquoted() -> None:
-    usable = dict(zip(*(lambda units, ok: ([u.text for u in units], ok))(*composer._passage_units(
+    units, quotable = composer._passage_units(
         "_Feedback and lessons learned from the road safety team_\n\n"
         "`API_TOKEN=\"your_token\" GROUP_LABEL=\"Group name\" ruby create_group.rb`\n\n"
         "Do you hold data about your users that you want to prefill a form with ?\n\n"
         "fragment PageInfoFragment on PageInfo { hasNextPage endCursor }\n\n"
-        "The file must not hold more than 4000 lines and must weigh at most 2 MB"))))
+        "The file must not hold more than 4000 lines and must weigh at most 2 MB")
+    usable = {unit.text: ok for unit, ok in zip(units, quotable, strict=True)}
     assert usable == {"_Feedback and lessons learned from the road safety team_": False,
                       "`API_TOKEN=\"your_token\" GROUP_LABEL=\"Group name\" ruby create_group.rb`": False,
                       "Do you hold data about your users that you want to prefill a form with ?": False,

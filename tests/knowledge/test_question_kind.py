@@ -19,6 +19,9 @@ from knowledge.question_kind import question_parts
     ("I bought it before they added SSO, and it isn't mandatory. How do I link my account?",
      ["How do I link my account?"]),  # the statement before the question is no part
     ("Can I bring cats and dogs?", ["Can I bring cats and dogs?"]),
+    ("Is there a link parameter for that, and since which version?",
+     ["Is there a link parameter for that", "since which version?"]),
+    ("Le champ existe-t-il, et depuis quelle version ?", ["Le champ existe-t-il", "depuis quelle version ?"]),
 ])
 def test_question_parts_are_the_things_asked(question: str, parts: list[str]) -> None:
     assert question_parts(question) == parts
