@@ -93,6 +93,8 @@ TYPE_PENALTY = 0.10  # …or states none
 DAY_BONUS = 0.06  # the unit names the days the question asks about (penalty: only other days)
 POLARITY_BONUS = 0.06  # yes/no question: the unit says "no X" / "not X" / "free" about what was asked
 LANGUAGE_PENALTY = 0.04  # the unit's article is in another language than the question (when both exist)
+BOILERPLATE_PAGES = 3  # a code block on this many pages is the docs' boilerplate, not an example
+LABEL_BONUS = 0.06  # "What goes in the Authority field?": the row or item labelled "Authority:" is about it
 FOCUS_BONUS = 0.04  # "quel verbe HTTP…?": the unit names what is asked for ("…avec le verbe HTTP POST")
 SYMPTOM_PENALTY = 1.0  # never chosen: the output the question quotes ("« hidden due to permissions »") is the problem, not the fix
 PROBLEM_PENALTY = 0.05  # a how-to question that reports no problem: troubleshooting steps are not the answer
@@ -374,7 +376,7 @@ class _Scorer:
     the ranking score, which adds what the question asks for (an answer type, days, polarity)."""
 
     def __init__(self, question: str, embedder: Any, cache_dir: Path, kb: Any) -> None:
-        self.question, self.embedder, self.cache_dir = question, embedder, cache_dir
+        self.question, self.embedder, self.cache_dir, self.kb = question, embedder, cache_dir, kb
         self.kind = question_kind(question)
         self.types = asked_types(question)
         self.days = days_named(question)
@@ -393,6 +395,7 @@ class _Scorer:
                        for q in m.groups() if q and len(q.split()) >= 2]
         focus = asked_focus(question)
         self.focus = _terms(focus) if focus else frozenset()
+        self.names = {m.group(0).lower() for m in _CAPITALISED_RUN.finditer(question)}
         self._languages: dict[str, str] = {}
 
     def wanted(self, unit: Unit) -> bool:
@@ -445,7 +448,8 @@ class _Scorer:
             terms = _terms(_embed_text(c))
             overlap = len(self.q_terms & terms) / len(self.q_terms) if self.q_terms else 0.0
             shape = 0.05 / (1 + c.rank)
-            if self.kind == HOWTO and (c.unit.kind == "code" or (c.unit.kind == "list" and c.unit.numbered)):
+            if self.kind == HOWTO and ((c.unit.kind == "code" and not self._boilerplate(c.unit.text))
+                                       or (c.unit.kind == "list" and c.unit.numbered)):
                 shape += BLOCK_BONUS
             elif c.unit.kind in ("list", "code"):
                 shape -= 0.03  # a whole block answers a narrow question only when it clearly wins
@@ -454,6 +458,13 @@ class _Scorer:
                 base -= QUANTITY_PENALTY
             rows.append((float(sim), overlap, base, float(clause_sim) + 0.15 * overlap + shape + self._fit(c, own_language)))
         return vectors[:n], rows
+
+    def _boilerplate(self, code: str) -> bool:
+        """A code block written on `BOILERPLATE_PAGES` pages or more ("chainlit run app.py -w" under
+        "Then run the following command:"): no page's own example, so no how-to bonus."""
+        body = _FENCE_LINE.sub("", code).strip()
+        return bool(body) and self.kb is not None and hasattr(self.kb, "articles_writing") \
+            and self.kb.articles_writing(body) >= BOILERPLATE_PAGES
 
     def _fit(self, c: _Candidate, own_language: bool) -> float:
         """How well the unit fits what the question asks, beyond its words."""
@@ -475,6 +486,8 @@ class _Scorer:
             fit -= SYMPTOM_PENALTY
         if self.focus and unit.kind != "code" and self.focus <= _terms(unit.text):
             fit += FOCUS_BONUS
+        if unit.kind in ("row", "item") and _label_of(unit.text) in self.names:
+            fit += LABEL_BONUS
         if self.kind == YESNO and unit.kind in ("sentence", "item", "row") and states_polarity(self.question, unit.text):
             fit += POLARITY_BONUS
         if self.kind == HOWTO and not self.problem:
@@ -486,6 +499,17 @@ class _Scorer:
         if own_language and self.article_language(c.hit) != self.language:
             fit -= LANGUAGE_PENALTY
         return fit
+
+
+_FENCE_LINE = re.compile(r"^[ \t]*(?:```|~~~).*$", re.MULTILINE)
+_LABELLED = re.compile(r"^[`*_]*([^:`*_\n]{1,40}?)[`*_]*\s*(?::|—)\s")
+
+
+def _label_of(text: str) -> str:
+    """The label a row or an item opens on ("Authority: Enter…", "`prompt`: Pre-fills…"), in
+    lower case; empty when it opens on none."""
+    match = _LABELLED.match(text)
+    return match.group(1).strip().lower() if match else ""
 
 
 def compose(question: str, hits: list[Hit], embedder: Any, cache_dir: Path, *, kb: Any = None,

@@ -102,7 +102,7 @@ def _list_of(block: int, siblings: list[Unit]) -> Unit | None:
     return next((u for u in siblings if u.kind == "list" and u.block == block), None)
 
 
-_STATEMENT_END = re.compile(r"[.!…][\"'»)\]*_`]*$")
+_STATEMENT_END = re.compile(r"[.!…:][\"'»)\]*_`]*$")  # a sentence, or the lead-in of what comes next
 
 
 def _announces_more(c: Any) -> bool:

@@ -240,6 +240,18 @@ class KnowledgeBase:
         return [Hit(p["text"], p["source"], p["title"], p["section"], p["chunk_index"], 0.0, None, None, p["id"])
                 for p in self._by_source().get(source, [])]
 
+    def articles_writing(self, snippet: str) -> int:
+        """How many documents hold `snippet` word for word: a code block on many pages ("chainlit run
+        app.py -w") is the docs' boilerplate, never the example one page is about. Remembered per
+        snippet for the loaded index."""
+        by_source = self._by_source()
+        memo = getattr(self, "_writing_memo", None)
+        if memo is None or memo[0] is not by_source:
+            memo = self._writing_memo = (by_source, {})
+        if snippet not in memo[1]:
+            memo[1][snippet] = sum(any(snippet in p["text"] for p in chunks) for chunks in by_source.values())
+        return memo[1][snippet]
+
     def source_titles(self) -> dict[str, str]:
         """Document title → source path (a pointer may name an article without linking it)."""
         return {chunks[0]["title"].strip().lower(): source for source, chunks in self._by_source().items()

@@ -590,3 +590,58 @@ def test_a_section_of_the_best_article_ranked_behind_the_hits_answers_too(answer
                     "certificate I have to paste?", [hit(SSO_FIELDS, "sso/keycloak.md", "Keycloak SSO", "Fields")],
                     kb=kb)
     assert "Realm Settings → Keys" in result.text, result.text
+
+
+SAML_FIELDS = ("| Field | Mapping |\n|---|---|\n"
+               "| Sign On URL | Azure AD Field: Login URL; Okta Field: IdP URL; OneLogin Field: SAML 2.0 Endpoint. |\n"
+               "| Signing Algorithm | Azure AD Field: must match the vault; Okta Field: Signature Algorithm. |\n"
+               "| Entity ID | Azure AD Field: Identifier (Entity ID); Okta Field: Audience URI. |\n"
+               "| Single Sign-On URL | Azure AD Field: Reply URL; Okta Field: Single sign on URL. |\n"
+               "| Certificate | Azure AD Field: download the Base64 certificate; Okta Field: X.509 certificate. |")
+OIDC_FIELDS = ("| Field | Description |\n|---|---|\n"
+               "| Callback Path | Set automatically, cannot be edited. |\n"
+               "| Authority | Enter `https://login.example.net/<TENANT_ID>/v2.0`, where `TENANT_ID` is the tenant ID. |\n"
+               "| Client ID | Enter the Application (client) ID of the app registration. |")
+
+
+def test_the_row_labelled_by_the_field_a_question_names_answers(answer) -> None:
+    """"What goes in the Authority field?": the row labelled "Authority" is about it; rows that only
+    share the page's topic words ("Azure AD Field…") are not."""
+    result = answer("We're wiring Azure AD to single sign-on over OpenID Connect. What goes in the Authority field?",
+                    [hit(SAML_FIELDS, "sso/saml-providers.md", "SAML providers", "Fields"),
+                     hit(OIDC_FIELDS, "sso/oidc-azure.md", "OIDC with Azure", "Configure", 1)])
+    assert "login.example.net" in result.text, result.text
+
+
+LOCAL_SERVER = ("We can reuse the client instrumentation to log calls from local inference servers.\n\n"
+                "Then run the following command:\n\n```bash\nshop run app.py -w\n```")
+LOCAL_EXAMPLE = ("```python\nimport shop\nfrom client import AsyncClient\n\nclient = AsyncClient(base_url=\"http://localhost:1234/v1\")"
+                 "\nshop.instrument_client()\n```")
+
+
+class SharedBlocksKB(FakeKB):
+    """A docs site whose pages all end on the same "run it" block."""
+
+    def articles_writing(self, snippet: str) -> int:
+        return 12 if snippet == "shop run app.py -w" else 1
+
+
+def test_a_code_block_every_page_shows_gets_no_how_to_bonus(tmp_path) -> None:
+    """"Then run the following command: shop run app.py -w" closes every tutorial: it is no page's
+    own example, so a how-to does not favour it over the page's instrumentation code."""
+    from knowledge import composer
+
+    question = "I run a model locally behind an OpenAI-style endpoint. How do I get the calls logged as steps?"
+    hits = [hit(LOCAL_SERVER, "local.mdx", "Local servers"), Hit(LOCAL_EXAMPLE, "local.mdx", "Local servers", "", 1, 0.5)]
+    embedder = get_embedder("minilm")
+
+    def ranking(kb: FakeKB) -> dict[str, float]:
+        candidates = composer._candidates(question, hits, kb, None, set())
+        scores = composer._Scorer(question, embedder, tmp_path, kb).ranking(candidates)
+        return {c.unit.text: score for c, score in zip(candidates, scores, strict=True) if c.unit.kind == "code"}
+
+    plain, shared = ranking(FakeKB({})), ranking(SharedBlocksKB({}))
+    run_block = next(text for text in plain if "shop run" in text)
+    example = next(text for text in plain if "instrument_client" in text)
+    assert shared[run_block] <= plain[run_block] - composer.BLOCK_BONUS
+    assert shared[example] == pytest.approx(plain[example])

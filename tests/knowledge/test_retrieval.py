@@ -201,3 +201,9 @@ def test_simultaneous_first_searches_build_bm25_once(indexed, monkeypatch, tmp_p
     assert len(builds) == 1 and len(found) == 4
     assert all(index is found[0] for index in found)
     assert fresh.search("How much does the base plan cost?")  # the rebuilt index serves
+
+
+def test_articles_writing_counts_the_documents_holding_a_snippet(indexed) -> None:
+    _, kb = indexed
+    assert kb.articles_writing("the") >= 3
+    assert kb.articles_writing("a snippet no article writes 1234") == 0
