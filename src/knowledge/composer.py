@@ -157,9 +157,9 @@ _CODE_LIKE = re.compile(r"[{}]|\s=\s|\w=[\"'\w]|^(?:@|async |await |return |def 
 def _unended_statement(unit: Unit, titles: set[str]) -> bool:
     """A statement whose writer left off its full stop ("Le fichier ne doit pas contenir plus de 5000
     lignes et doit peser maximum 1 Mo", "`session_timeout` (int), default `300`: Duration…"): long,
-    not set apart as a title (a bold or italic line, a heading), not the lead-in of a block (shown with
-    it: `_render`), not code flattened into prose, and quotable
-    otherwise. Its full stop is added when it is quoted (`_closed`)."""
+    not set apart as a title (a bold or italic line, a heading), not the lead-in of a block (shown
+    with it: `_render`), not code flattened into prose, and quotable otherwise. Its full stop is
+    added when it is quoted (`_closed`)."""
     text = unit.text
     if unit.kind != "sentence" or len(text.split()) < _UNENDED_WORDS or text.endswith("?") or text.strip("*_ ") in titles \
             or _CODE_LIKE.search(text):

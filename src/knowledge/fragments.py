@@ -174,6 +174,11 @@ _POINTING_OPENING = re.compile(  # "Au-delà de ce délai, …", "Passé ce dél
     re.IGNORECASE)
 
 
+def ends_a_sentence(text: str) -> bool:
+    """Whether `text` ends like a sentence or a lead-in (".", "?", ":"…), not like a title or a label."""
+    return bool(_TERMINAL.search(text))
+
+
 def refers_back(sentence: str) -> bool:
     """Whether `sentence` needs the one before it: it opens on a pronoun, or its opening phrase
     points back with a demonstrative ("Au-delà de ce délai, …" reads as nothing alone)."""

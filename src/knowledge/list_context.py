@@ -20,7 +20,7 @@ import re
 from collections.abc import Callable, Collection, Sequence
 from typing import Any, Protocol
 
-from knowledge.fragments import opens_on_pronoun
+from knowledge.fragments import ends_a_sentence, opens_on_pronoun
 from knowledge.passage_units import Unit, render_list
 from knowledge.pointers import is_pointer
 
@@ -102,16 +102,13 @@ def _list_of(block: int, siblings: list[Unit]) -> Unit | None:
     return next((u for u in siblings if u.kind == "list" and u.block == block), None)
 
 
-_STATEMENT_END = re.compile(r"[.!…:][\"'»)\]*_`]*$")  # a sentence, or the lead-in of what comes next
-
-
 def _announces_more(c: Any) -> bool:
     """Whether a sentence ending with ":" leads into more than it says: a block or a list after it,
     or the end of its passage (the block may open the next one). Followed by a sentence, what it
     announced was a picture the reader dropped ("…select Realm Settings → Keys and get your
     certificate:" over a screenshot): it is a whole statement."""
     following = c.siblings[c.order + 1] if c.order + 1 < len(c.siblings) else None
-    return following is None or following.kind != "sentence" or not _STATEMENT_END.search(following.text) \
+    return following is None or following.kind != "sentence" or not ends_a_sentence(following.text) \
         or is_pointer(following)  # a button's label ("Start your free trial") or a link is what it announced
 
 
