@@ -858,6 +858,13 @@ def _latest_versions(candidates: list[_Candidate]) -> None:
         codes[early].score = -1.0
 
 
+def _introduces(c: _Candidate, block: _Candidate) -> bool:
+    """Whether sentence `c` is the lead-in of `block`, quoted right after it: it keeps its colon.
+    A lead-in kept over what the page showed instead (a screenshot: `list_context.gather_lists`)
+    ends on a full stop, even when another lead-in and its list follow it."""
+    return _is_block(block) and block.hit.source == c.hit.source and block.unit.lead == c.unit.text
+
+
 def _near_duplicate(a: _Candidate, b: _Candidate, cosine: float) -> bool:
     """The same statement twice. Units are encoded with their heading, so under one question
     heading (a FAQ's "Q: What payment options do you accept…?") two different sentences read
@@ -945,7 +952,7 @@ def _assemble(question: str, kind: str, chosen: list[_Candidate], names: dict[st
         quoted.add(c.unit.text)
         if c.unit.lead and c.unit.lead in rendered:
             quoted.add(c.unit.lead)  # two articles' examples under one lead-in ("Voici un exemple complet…"): it once
-        if c.unit.kind == "sentence" and not (k + 1 < len(chosen) and _is_block(chosen[k + 1])):
+        if c.unit.kind == "sentence" and not (k + 1 < len(chosen) and _introduces(c, chosen[k + 1])):
             rendered = _closed(rendered)
         lead, _, rest = rendered.partition("\n")
         listed = bool(rest) and lead.endswith(":") and c.unit.kind in ("item", "list")

@@ -541,3 +541,16 @@ def test_a_reference_page_titled_by_one_plain_word_names_it_too(answer) -> None:
     result = answer("I want a simple tick box in the settings panel for verbose output. Which widget is it, and "
                     "what keeps it unticked when the panel opens?", [hit(TICKBOX_PAGE, "widgets/tickbox.mdx", "Tickbox")])
     assert result.text.startswith("`Tickbox`: "), result.text
+
+
+OVERLAY = ("If the fill overlay isn't visible when you tap a password field, your phone may need a vendor setting "
+           "turned on:\n\nFor Nimbus phones, enable Floating Windows:\n\n1. Open the Nimbus Phone Manager app.\n"
+           "2. Tap Floating Windows.\n3. Slide the toggle to the right.")
+
+
+def test_a_lead_in_kept_over_a_screenshot_ends_on_a_full_stop(answer) -> None:
+    """"…may need a vendor setting turned on:" led a picture the reader dropped; the lead-in and list
+    that follow are another's. Quoted with its colon, it read as the lead-in of a list it does not have."""
+    result = answer("I have a Nimbus phone and the fill pop-up never shows when I tap a password box. What do I turn on?",
+                    [hit(OVERLAY, "autofill.md", "Autofill", "Troubleshooting")])
+    assert "Floating Windows" in result.text, result.text
