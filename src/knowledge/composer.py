@@ -534,7 +534,8 @@ def compose(question: str, hits: list[Hit], embedder: Any, cache_dir: Path, *, k
     if not best.behind:  # a chunk ranked behind the hits speaks only when it holds the best unit, or is
         # of the best unit's article (its section "Download your certificate" ranked behind the field list)
         keep = [i for i, c in enumerate(candidates) if not c.behind or c.hit.source == best.hit.source]
-        seen.difference_update(c.unit.text.lower() for i, c in enumerate(candidates) if i not in keep)  # a linked article may hold them
+        kept = set(keep)
+        seen.difference_update(c.unit.text.lower() for i, c in enumerate(candidates) if i not in kept)  # a linked article may hold them
         candidates, vectors = [candidates[i] for i in keep], vectors[keep]
     have = {(c.hit.source, c.hit.chunk_index) for c in candidates}
     more = around(best.hit, best.rank, kb, have)  # the best unit's passage may be cut from what follows it
@@ -640,10 +641,6 @@ def _each_part_answered(chosen: list[int], candidates: list[_Candidate], parts: 
     return out
 
 
-_NAME_WORD = re.compile(  # LlamaIndex, GraphQL, OAuth, on_message, cl.Step: a name written as code
-    r"\b[A-Za-z]*[a-z][A-Za-z]*[A-Z]\w*|\b[A-Z]{2,}[a-z]\w*|\b[A-Za-z]\w*[_.][A-Za-z]\w*")
-
-
 _ONE_NAME = re.compile(r"[A-Za-z_][\w.]*")  # "TextInput", "on_audio_end", "Checkbox": one word, no spaces
 
 
@@ -670,6 +667,8 @@ def _documented_names(chosen: list[_Candidate], kb: Any) -> dict[str, str]:
 
 
 _CODE_NAME = re.compile(r"`([^`\n]+)`")
+_NAME_WORD = re.compile(  # LlamaIndex, GraphQL, OAuth, on_message, cl.Step: a name written as code
+    r"\b[A-Za-z]*[a-z][A-Za-z]*[A-Z]\w*|\b[A-Z]{2,}[a-z]\w*|\b[A-Za-z]\w*[_.][A-Za-z]\w*")
 
 
 _CAPITALISED_RUN = re.compile(r"(?<=[\w,;] )[A-Z][\w-]*(?: [A-Z][\w-]*)*")
