@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from knowledge.fragments import ends_a_sentence
 from knowledge.language import detect_language
 from knowledge.loaders import Document
 from knowledge.markup import TABLE_RULE
@@ -171,6 +172,8 @@ def split_blocks(body: str) -> list[Block]:
                 elif _TABLE_ROW.match(current) or _FENCE.match(current):
                     break  # a step's table (or code) is a block of its own: joined, it read "|Option|…| |---|"
                 elif current.strip() and items and (current.startswith((" ", "\t")) or not _starts_block(current)):
+                    if not lines[j - 1].strip() and not ends_a_sentence(items[-1]):
+                        items[-1] += "."  # "…taille maximale : 20 Mo" ends where the item's next paragraph starts
                     items[-1] += " " + current.strip()  # a wrapped list item
                 elif not current.strip() and _list_goes_on(lines, j):
                     pass  # a loose list: blank lines between items, or before an item's indented paragraph

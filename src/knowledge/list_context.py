@@ -44,7 +44,7 @@ def heading_of(hit: Any) -> str:
     return (getattr(hit, "title", "") or "").strip()
 
 
-_ENUMERATOR = re.compile(r"^(?:[A-Z]|[IVX]+|\d+(?:\.\d+)*)[.)]\s+(?=\S)")  # "F. ", "II) ", "2.1. "
+_ENUMERATOR = re.compile(r"^(?:[A-Za-z]|[IVX]+|[ivx]+|\d+(?:\.\d+)*)[.)]\s+(?=\S)")  # "F. ", "II) ", "i) ", "2.1. "
 
 
 def heading_lead(heading: str) -> str:

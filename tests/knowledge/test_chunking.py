@@ -8,8 +8,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from knowledge.chunking import chunk_document, heading_name, pack, split_blocks, split_sections
-from relais.sentences import split_sentences
 from knowledge.loaders import Document
+from relais.sentences import split_sentences
 
 ARTICLE = """# Plans and pricing
 
@@ -114,3 +114,12 @@ def test_a_table_under_a_step_is_a_table_not_words_of_the_step() -> None:
     assert [b.kind for b in blocks] == ["list", "table", "list"]
     assert blocks[0].text == "4. Configure the following options:"
     assert blocks[1].text == "|Option|Description|\n|------|-----------|\n|Server Port|Port of your server.|"
+
+
+def test_an_items_next_paragraph_starts_a_sentence_of_its_own() -> None:
+    body = ("* **Titre d'identité :** formats acceptés : jpg/png, taille maximale : 20 Mo\n\n"
+            "    De plus, le titre sera filigrané.\n* **Autre :** tout autre document")
+    items = split_blocks(body)[0].text.splitlines()
+    assert items[0] == "* **Titre d'identité :** formats acceptés : jpg/png, taille maximale : 20 Mo. De plus, le titre sera filigrané."
+    wrapped = split_blocks("1. Select the option in\n   the Web Vault menu.\n2. Save.")[0].text.splitlines()
+    assert wrapped[0] == "1. Select the option in the Web Vault menu."  # a wrapped line is the same sentence

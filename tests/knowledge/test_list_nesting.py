@@ -62,6 +62,8 @@ def test_a_passage_opening_inside_a_step_keeps_its_sub_items_apart_from_the_next
     ("B. Avis", "Avis:"),
     ("2.1. Créer un compte ?", "Créer un compte:"),
     ("IV) Payment", "Payment:"),
+    ("i) Choix du public : personnes morales ou particuliers ?", "Choix du public : personnes morales ou particuliers:"),
+    ("a) Pièce à joindre", "Pièce à joindre:"),  # GitBook numbers sub-sections in lower case too
     ("Q. A question", "A question:"),
     ("Plan B", "Plan B:"),  # a letter that ends the name is part of it
     ("Only allow users from a specific domain.", "Only allow users from a specific domain:"),  # not "domain.:"
