@@ -607,7 +607,7 @@ def compose(question: str, hits: list[Hit], embedder: Any, cache_dir: Path, *, k
         chosen = whole_steps(chosen, candidates)  # a procedure is quoted whole (knowledge.list_context)
     chosen = _with_what_follows(chosen, candidates, at)
     composed = _assemble(question, kind, [candidates[i] for i in chosen],
-                         _documented_names([candidates[i] for i in chosen], kb))
+                         _documented_names([candidates[i] for i in chosen], kb), kb)
     composed.weak = top_similarity < floor + WEAK_MARGIN
     return composed
 
@@ -857,6 +857,45 @@ def _latest_versions(candidates: list[_Candidate]) -> None:
         codes[early].score = -1.0
 
 
+def _with_announced_code(chosen: list[_Candidate], kb: Any = None) -> list[_Candidate]:
+    """A list quoted to its last step, when that step announces what comes next ("6. Select
+    Show... and add the following:"), comes with the code block right after it (in the next
+    passage when the list ends its own): the value to enter is there (an extension's ID), and
+    the step alone promises what it does not give."""
+    out: list[_Candidate] = []
+    for c in chosen:
+        out.append(c)
+        listed = [u for u in c.siblings if u.kind == "item" and u.block == c.unit.block]
+        if c.unit.kind != "list" or not listed or not c.unit.items or c.unit.items[-1] != listed[-1].text \
+                or not listed[-1].text.endswith(":"):
+            continue
+        found = _block_after(c, kb)
+        if found is not None and all(o.unit.text != found[1].text for o in chosen):
+            hit, block = found
+            out.append(replace(c, unit=block, hit=hit, order=block.position, led=True))
+    return out
+
+
+def _block_after(c: _Candidate, kb: Any) -> tuple[Hit, Unit] | None:
+    """The code block right after list `c`: the next unit of its passage, or when the list ends
+    the passage, the first block of the next one past the list's own items repeated there (the
+    passages overlap)."""
+    later = next((u for u in c.siblings if u.block > c.unit.block), None)
+    if later is not None:
+        return (c.hit, later) if later.kind == "code" else None
+    following = next((h for h in kb.source_chunks(c.hit.source) if h.chunk_index == c.hit.chunk_index + 1), None) \
+        if kb is not None else None
+    if following is None:
+        return None
+    shown = set(c.unit.items)
+    for unit in _passage_units(following.text)[0]:
+        if unit.kind == "code":
+            return following, unit
+        if not (unit.kind == "item" and unit.text in shown or unit.kind == "list" and set(unit.items) <= shown):
+            return None
+    return None
+
+
 def _introduces(c: _Candidate, block: _Candidate) -> bool:
     """Whether sentence `c` is the lead-in of `block`, quoted right after it: it keeps its colon.
     A lead-in kept over what the page showed instead (a screenshot: `list_context.gather_lists`)
@@ -918,7 +957,8 @@ def _citation(part: str) -> str:
     return match.group(0) if match else "\0"
 
 
-def _assemble(question: str, kind: str, chosen: list[_Candidate], names: dict[str, str] | None = None) -> Composed:
+def _assemble(question: str, kind: str, chosen: list[_Candidate], names: dict[str, str] | None = None,
+              kb: Any = None) -> Composed:
     """The answer's text: `chosen` in reading order, one citation per run of a source; the units
     of a reference page open on the name it documents (`names`, by source: `_documented_names`)."""
     language = detect_language(question)
@@ -930,7 +970,7 @@ def _assemble(question: str, kind: str, chosen: list[_Candidate], names: dict[st
                                  f"{d.hit.title}. {d.hit.section}", polarity(question, d.unit.text),
                                  before=d.unit.lead or d.unit.previous)
         prefix = {"yes": YES, "no": NO}.get(answer or "", {}).get(language, "")
-    chosen = gather_lists(chosen)  # a list once, whole, under its lead-in (knowledge.list_context)
+    chosen = _with_announced_code(gather_lists(chosen), kb)  # a list once, whole, under its lead-in (knowledge.list_context)
     source_rank: dict[str, float] = {}
     for c in sorted(chosen, key=lambda c: c.rank):
         source_rank.setdefault(c.hit.source, len(source_rank))
@@ -953,6 +993,8 @@ def _assemble(question: str, kind: str, chosen: list[_Candidate], names: dict[st
             quoted.add(c.unit.lead)  # two articles' examples under one lead-in ("Voici un exemple complet…"): it once
         if c.unit.kind == "sentence" and not (k + 1 < len(chosen) and _introduces(c, chosen[k + 1])):
             rendered = _closed(rendered)
+        elif c.unit.kind == "list" and k + 1 < len(chosen) and chosen[k + 1].led and rendered.endswith("."):
+            rendered = f"{rendered[:-1]}:"  # its last step hands over to the block quoted right after it
         lead, _, rest = rendered.partition("\n")
         listed = bool(rest) and lead.endswith(":") and c.unit.kind in ("item", "list")
         if listed and _continues(c, lead, previous_list):

@@ -229,6 +229,20 @@ def test_the_chunk_next_to_the_top_hit_can_answer(answer) -> None:
     assert "90 minutes" in result.text, result.text
 
 
+def test_a_list_ending_on_what_to_add_comes_with_the_code_in_the_next_chunk(answer) -> None:
+    """The chunker cut the steps from the value the last one announces: quoted alone, "add the
+    following" promises the extension's ID and does not give it."""
+    chunks = [Hit("To deploy the add-on with Group Policy:\n\n1. Open the Group Policy editor and create a new GPO.\n"
+                  "2. Navigate to Administrative Templates → Edge → Extensions.\n"
+                  "3. Select Control which extensions are installed silently and toggle Enabled.\n"
+                  "4. Select the Show... button and add the following:", "deploy.md", "Deploying the add-on", "Edge", 0, 1.0),
+              Hit("4. Select the Show... button and add the following:\n\n   ```\n   kqpbhlmbmhdkgbgcdjofpncjnocdpale;"
+                  "https://edge.example.com/crx\n   ```\n\n   Click OK.", "deploy.md", "Deploying the add-on", "Edge", 1, 0.0)]
+    result = answer("Which extension ID goes in the list when I force-install the add-on on Edge with Group Policy?",
+                    [chunks[0]], kb=ArticleKB(chunks))
+    assert "add the following:\n" in result.text and "kqpbhlmbmhdkgbgcdjofpncjnocdpale" in result.text, result.text
+
+
 class FixedCosineEmbedder:
     """Every sentence at the same cosine to every question: the relevance bar alone decides."""
 
