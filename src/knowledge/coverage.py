@@ -38,6 +38,7 @@ is left to retrieval and the encoder: paraphrases are not subjects.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -50,12 +51,16 @@ MIN_KNOWN_SHARE = 0.15  # idf-weighted share of the question's content stems the
 MIN_SHARED_WITH_NAME = 0.12  # a question naming what the base lacks: share of its words the best passage must hold
 MIN_ABSENT_WORDS = 2  # …and how many stems no document holds make a question with no word in common "not found"
 NAME_RELATED = 0.2  # encoder cosine from which a passage speaks of a missing name ("Christmas" ~ "December 25")
+MIN_ACRONYM = 3  # an all-capitals word this long may name an organisation ("CROUS"); "TV", "PC" are things
 MIN_PREFIX = 5  # a name's stem this long that starts a word of the base names that word ("postgr")
 NAME_PULL = 0.1  # …and how much closer to the question the name brings that passage sentence
 PHRASE_RELATED = 0.35  # a name of known words ("Google API") is spoken of by a sentence reading this close to it
 _WORD = re.compile(r"[^\W\d_][\w'’-]*", re.UNICODE)
 _ELISION = re.compile(r"^(?:[a-zA-Z]|qu|jusqu|lorsqu|puisqu)['’]", re.IGNORECASE)
 _ACRONYM_PLURAL = re.compile(r"[A-Z]{2,}s")
+_INDEFINITE = frozenset({"a", "an", "un", "une"})  # "des" is also "de les": "la liste des CESU"
+_WORD_BEFORE = re.compile(r"([^\W\d_][\w-]*) $")
+_WORD_AFTER = re.compile(r" ([^\W\d_][\w-]*)")
 _SENTENCE_START = re.compile(r"(?:^|[.!?:;]\s+|[\"«(]\s*)$")
 
 
@@ -73,8 +78,12 @@ class Coverage:
         return not self.missing_names and self.known_share >= MIN_KNOWN_SHARE
 
 
-def _names(question: str) -> list[str]:
-    """Words written as names: capitalised inside a sentence, or with inner capitals or digits."""
+def _names(question: str, is_content: Callable[[str], bool] = lambda word: True) -> list[str]:
+    """Words written as names: capitalised inside a sentence, or with inner capitals or digits,
+    or an acronym of `MIN_ACRONYM` letters or more that names an organisation ("à l'URSSAF", "au
+    CROUS"), not one used as a common noun (`_common`: "a stable ASCII identifier", "un fichier
+    JSON", "as an MSP"): a format, a technology or a trade is no subject the base must hold.
+    `is_content` tells a content word from a function word ("au", "pour", "the")."""
     out: list[str] = []
     for match in _WORD.finditer(question):
         word = _ELISION.sub("", match.group(0)).strip("'’-")  # "d'Android" is the name "Android"
@@ -84,9 +93,20 @@ def _names(question: str) -> list[str]:
             continue  # an acronym's plural ("PCs", "APIs") is the acronym, and those name no subject alone
         inner = any(c.isupper() for c in word[1:]) and not word.isupper()
         starts = bool(_SENTENCE_START.search(question[: match.start()]))
-        if inner or (word[0].isupper() and not starts and not word.isupper()):
+        organisation = word.isupper() and len(word) >= MIN_ACRONYM and not _common(question, match, is_content)
+        if inner or (word[0].isupper() and not starts and (not word.isupper() or organisation)):
             out.append(word)
     return out
+
+
+def _common(question: str, match: re.Match[str], is_content: Callable[[str], bool]) -> bool:
+    """Whether the word at `match` is used as a common noun: it sits right beside a lower-case
+    content word it qualifies, or after an indefinite article (one of a kind: "an MSP")."""
+    before = _WORD_BEFORE.search(question[: match.start()])
+    after = _WORD_AFTER.match(question, match.end())
+    if before is not None and before.group(1).lower() in _INDEFINITE:
+        return True
+    return any(m is not None and m.group(1)[:1].islower() and is_content(m.group(1)) for m in (before, after))
 
 
 def _known(index: Any, word: str, languages: list[str]) -> bool:
@@ -129,7 +149,7 @@ def _phrase(words: list[str]) -> re.Pattern[str]:
 def question_coverage(question: str, index: Any) -> Coverage:
     """How much of `question` the base behind `index` (a `LexicalIndex`) mentions."""
     languages = sorted(index.languages or ["en"], key=lambda lang: lang != detect_language(question))
-    names = _names(question)
+    names = _names(question, lambda word: bool(analyse(word, languages[0], index.params.stopwords)))
     missing = tuple(w for w in names if not _known(index, w, languages))
     if not missing:  # each word known, but the name they make?
         missing = tuple(" ".join(run) for run in _name_phrases(question, names) if not index.mentions(_phrase(run)))

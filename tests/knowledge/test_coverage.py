@@ -41,6 +41,17 @@ def test_answerable_questions_are_covered_also_with_a_word_the_base_lacks() -> N
     assert question_coverage("Can I export my vault on our Tools PCs?", index).covered  # …is no product's name
 
 
+def test_an_acronym_names_an_organisation_unless_it_qualifies_the_noun_beside_it() -> None:
+    index = _index()
+    assert question_coverage("Comment résilier mon abonnement à l'URSSAF ?", index).missing_names == ("URSSAF",)
+    assert question_coverage("Puis-je résilier au CROUS pour la rentrée ?", index).missing_names == ("CROUS",)
+    assert question_coverage("Can I cancel my subscription with the IRS?", index).missing_names == ("IRS",)
+    assert question_coverage("Can I export my vault with a stable ASCII identifier?", index).covered  # a kind of identifier
+    assert question_coverage("Puis-je déposer un dossier ODT en ligne ?", index).covered  # un dossier ODT: a format
+    assert question_coverage("Can I export my vault on my TV?", index).covered  # two letters: a thing, no organisation
+    assert question_coverage("As an MSP, can I cancel my subscription?", index).covered  # one of a kind, a trade
+
+
 def test_contractions_and_function_words_in_a_title_cased_question_are_not_names() -> None:
     index = LexicalIndex.build(["c0"], ["Let's Encrypt issues free certificates. Renew your certificate yearly."], ["en"])
     assert question_coverage("How do I renew a Let's Encrypt certificate?", index).covered  # "Let's": let + s
