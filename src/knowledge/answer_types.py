@@ -32,8 +32,9 @@ REQUIREMENT = "requirement"  # "what must be switched on first?": a condition or
 DATE = "date"  # "since when / from what date?": a calendar date ("July 1, 2026", "1er juillet 2026")
 VERSION = "version"  # "which version do I need?": a release number ("2.9.6", "python>=3.9", "v2")
 CHOICES = "choices"  # "what values does it take?": the values a setting accepts ("`hidden`, `tool_call`, or `full`")
+DEFAULT = "default"  # "is it switched off by default?": what holds before anyone changes it ("OFF by default", "opt-in")
 ALL_TYPES = frozenset({MONEY, TIME, DURATION, AGE, FREQUENCY, PLACE, CONTACT, BENEFIT, QUANTITY, IDENTIFIER,
-                       REQUIREMENT, DATE, VERSION, CHOICES})
+                       REQUIREMENT, DATE, VERSION, CHOICES, DEFAULT})
 
 _I = re.IGNORECASE
 
@@ -121,6 +122,9 @@ _ASKS.append((CHOICES, re.compile(  # the values a setting takes, not one value 
     r"\b(?:which|what)\s+(?:\w+\s+){0,2}?(?:values|choices)\b|\b(?:possible|allowed|accepted|valid|supported)\s+"
     r"values?\b|\bquel(?:le)?s\s+(?:\w+\s+){0,2}?(?:valeurs|choix)\b|\bvaleurs\s+(?:possibles|autorisees|acceptees)\b",
     _I)))
+_ASKS.append((DEFAULT, re.compile(  # the state out of the box, not "the default avatar" named as a thing
+    r"\bby\s+default\b|\bout\s+of\s+the\s+box\b|\b(?:what|which)\s+is\s+the\s+default\b|\bdefaults?\s+to\b|"
+    r"\bpar\s+defaut\b|\bd\W*office\b", _I)))
 _WHEN = re.compile(r"\b(?:when|quand)\b", _I)
 # "what do I need to switch on (in the portal)?" asks what to act on, not a prerequisite: the verb
 # has no object, the "what" is it ("what do I need to run Chainlit?" keeps its object: a requirement)
@@ -196,6 +200,9 @@ _STATES[REQUIREMENT] = re.compile(
     r"\b(?:need|needs|must|required|requires?|requiring|prerequisites?|have\s+to|has\s+to|"
     r"only\s+(?:if|when|after|once)|as\s+long\s+as|unless)\b|\bn[ée]cessit\w*|\bil\s+faut\b|"
     r"\bdoi(?:t|vent|s)\b|\bobligatoire\w*|\b(?:uniquement|seulement)\s+si\b|\bexig\w*|\bà\s+condition\b", _I)
+_STATES[DEFAULT] = re.compile(r"\b(?:by\s+default|defaults?\s+to|default(?:\s+value)?\s*[:=(`]|default\s+is|"
+                              r"out\s+of\s+the\s+box|opt-in|par\s+d[ée]faut|d['’]office)|\(default\)|"
+                              r",\s+default\s+`", _I)
 _STATES[BENEFIT] = re.compile(_STATES[MONEY].pattern + r"|\b(?:credit|discount|bonus|reward|voucher|cr[ée]dit|"
                               r"r[ée]duction|remise|offert\w*)\b", _I)
 

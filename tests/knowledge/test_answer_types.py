@@ -11,6 +11,7 @@ from knowledge.answer_types import (
     CHOICES,
     CONTACT,
     DATE,
+    DEFAULT,
     DURATION,
     FREQUENCY,
     IDENTIFIER,
@@ -51,6 +52,9 @@ from relais.embeddings import get_embedder
     ("How much do I save with the yearly plan?", MONEY),
     ("On which page do I redeem a gift card?", PLACE),  # a page: its address or menu path
     ("Sur quelle page puis-je suivre ma commande ?", PLACE),
+    ("Is the new sync switched on by default?", DEFAULT),
+    ("Is it enabled out of the box?", DEFAULT),
+    ("Quelle est la valeur par défaut du délai ?", DEFAULT),
 ])
 def test_asked_types(question: str, kind: str) -> None:
     assert kind in asked_types(question)
@@ -99,6 +103,9 @@ def test_a_delay_question_does_not_ask_for_an_amount() -> None:
     ("Phone app: Settings → Privacy → Hide Previews", PLACE), ("Open Profile › Billing.", PLACE),
     ("Enter `edge://settings/profiles` in the address bar.", PLACE),
     ("In Firefox, open the menu.", PLACE),
+    ("By default, new apps are OFF for everyone.", DEFAULT), ("This feature is opt-in.", DEFAULT),
+    ("`timeout` (int), default `60`: seconds to wait.", DEFAULT), ("Lock (default). Locking keeps…", DEFAULT),
+    ("Le délai est de 3 jours par défaut.", DEFAULT),
 ])
 def test_states_type(text: str, kind: str) -> None:
     assert states_type(text, {kind})
@@ -113,6 +120,11 @@ def test_since_when_asks_a_calendar_date_which_a_unit_states() -> None:
                  "Audited in 2019 by an outside firm."):
         assert states_type(text, {DATE}), text
     assert not states_type("The key costs 2020 credits and you may renew it.", {DATE})
+
+
+def test_a_default_named_as_a_thing_is_no_question_about_defaults() -> None:
+    assert DEFAULT not in asked_types("Where do I change the default avatar?")
+    assert not states_type("The default avatar is the favicon.", {DEFAULT})
 
 
 def test_a_screen_named_in_passing_or_french_quotes_are_no_place() -> None:
