@@ -27,6 +27,7 @@ Below the relevance bar (best cosine < `MIN_SENTENCE_SIMILARITY`) the answer is 
 from __future__ import annotations
 
 import re
+from collections import Counter
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from pathlib import Path
@@ -655,15 +656,26 @@ def _documented_names(chosen: list[_Candidate], kb: Any) -> dict[str, str]:
     for source in dict.fromkeys(c.hit.source for c in chosen):
         article = [c for c in chosen if c.hit.source == source]
         title = article[0].hit.title.strip().strip("`")
-        if not _ONE_NAME.fullmatch(title) or any(c.unit.kind == "code" or title.lower() in c.unit.text.lower()
-                                                  for c in article):
+        if not _ONE_NAME.fullmatch(title) or any(c.unit.kind == "code" for c in article):
             continue
         texts = [h.text for h in kb.source_chunks(source)] if kb is not None and hasattr(kb, "source_chunks") \
             else [c.hit.text for c in article]
         called = re.compile(rf"[.@]{re.escape(title)}\b|(?<![\w.]){re.escape(title)}\s*\(")
-        if any(called.search(text) for text in texts):
-            names[source] = title
+        if not any(called.search(text) for text in texts):
+            continue
+        name = _as_called(title, texts)  # "cl.Video": where it is imported from, as its code writes it
+        if not any(name.lower() in c.unit.text.lower() for c in article):
+            names[source] = name
     return names
+
+
+def _as_called(title: str, texts: list[str]) -> str:
+    """`title` as the page's code calls it most often, with its module ("cl.Video" for "Video",
+    "cl.cache" for "cache"); the title itself when the code calls it bare."""
+    qualified = Counter(m.group(1) for text in texts
+                        for m in re.finditer(rf"@?\b([A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*\.{re.escape(title)})\b(?=\s*\(|\s*$|\n)",
+                                             text, re.MULTILINE))
+    return qualified.most_common(1)[0][0] if qualified else title
 
 
 _CODE_NAME = re.compile(r"`([^`\n]+)`")

@@ -543,6 +543,24 @@ def test_a_reference_page_titled_by_one_plain_word_names_it_too(answer) -> None:
     assert result.text.startswith("`Tickbox`: "), result.text
 
 
+CLIP_PAGE = """The `Clip` class shows a video player for a video file in the chat.
+
+### Example
+
+```python
+import app_ui as ui
+
+await ui.Message(content="Here is the demo", elements=[ui.Clip(name="demo", path="./demo.mp4")]).send()
+```"""
+
+
+def test_a_documented_name_is_written_as_its_page_calls_it(answer) -> None:
+    """The page says "the `Clip` class"; its code calls `ui.Clip(`: that is where it is imported from."""
+    result = answer("I want the bot to play a short mp4 demo clip from my server's disk in one of its replies. "
+                    "Which element class does that?", [hit(CLIP_PAGE, "elements/clip.mdx", "Clip")])
+    assert result.text.startswith("`ui.Clip`: The `Clip` class"), result.text
+
+
 OVERLAY = ("If the fill overlay isn't visible when you tap a password field, your phone may need a vendor setting "
            "turned on:\n\nFor Nimbus phones, enable Floating Windows:\n\n1. Open the Nimbus Phone Manager app.\n"
            "2. Tap Floating Windows.\n3. Slide the toggle to the right.")
