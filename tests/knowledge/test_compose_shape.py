@@ -405,15 +405,15 @@ Calls are logged as steps in the interface."""
 def test_a_reference_page_answer_names_what_the_page_documents(answer) -> None:
     hits = [hit(HOOK_PAGE, "hooks/on-settings-cancel.mdx", "on_settings_cancel")]
     result = answer("What gets called when someone closes the settings panel without saving?", hits)
-    assert result.text.startswith("`on_settings_cancel`: Hook called when"), result.text
-    # a page titled in prose names nothing; a unit that writes the name needs it no more
+    assert result.text.startswith("`app.on_settings_cancel`: Hook called when"), result.text  # as its code calls it
+    # a page titled in prose names nothing; a unit that writes the name as the code calls it needs it no more
     prose = answer("What gets called when someone closes the settings panel without saving?",
                    [hit(HOOK_PAGE, "hooks/cancel.mdx", "Closing the settings panel")])
     assert not prose.text.startswith("`"), prose.text
     named = answer("What gets called when someone closes the settings panel without saving?",
-                   [hit(HOOK_PAGE.replace("Hook called", "`on_settings_cancel` is called"), "hooks/x.mdx",
+                   [hit(HOOK_PAGE.replace("Hook called", "`app.on_settings_cancel` is called"), "hooks/x.mdx",
                         "on_settings_cancel")])
-    assert not named.text.startswith("`on_settings_cancel`:"), named.text
+    assert not named.text.startswith("`app.on_settings_cancel`:"), named.text
     # a product's page is titled like a name, but its text calls no such name
     product = answer("How do I send every model call through one gateway?",
                      [hit(PRODUCT_PAGE, "integrations/gatewayllm.mdx", "GatewayLLM")])
