@@ -58,7 +58,11 @@ PHRASE_RELATED = 0.35  # a name of known words ("Google API") is spoken of by a 
 _WORD = re.compile(r"[^\W\d_][\w'’-]*", re.UNICODE)
 _ELISION = re.compile(r"^(?:[a-zA-Z]|qu|jusqu|lorsqu|puisqu)['’]", re.IGNORECASE)
 _ACRONYM_PLURAL = re.compile(r"[A-Z]{2,}s")
-_INDEFINITE = frozenset({"a", "an", "un", "une"})  # "des" is also "de les": "la liste des CESU"
+# one of a kind ("an MSP") or a thing someone owns ("ma CNI", "my VPN"), never an organisation;
+# "des" is also "de les" ("la liste des CESU")
+_THING_DETERMINERS = frozenset({"a", "an", "my", "your", "our", "their", "his", "her", "its", "un", "une", "mon", "ma",
+                                "mes", "ton", "ta", "tes", "son", "sa", "ses", "notre", "nos", "votre", "vos", "leur",
+                                "leurs"})
 _WORD_BEFORE = re.compile(r"([^\W\d_][\w-]*) $")
 _WORD_AFTER = re.compile(r" ([^\W\d_][\w-]*)")
 _SENTENCE_START = re.compile(r"(?:^|[.!?:;]\s+|[\"«(]\s*)$")
@@ -82,7 +86,8 @@ def _names(question: str, is_content: Callable[[str], bool] = lambda word: True)
     """Words written as names: capitalised inside a sentence, or with inner capitals or digits,
     or an acronym of `MIN_ACRONYM` letters or more that names an organisation ("à l'URSSAF", "au
     CROUS"), not one used as a common noun (`_common`: "a stable ASCII identifier", "un fichier
-    JSON", "as an MSP"): a format, a technology or a trade is no subject the base must hold.
+    JSON", "as an MSP", "ma CNI"): a format, a technology, a trade or a document is no subject the
+    base must hold.
     `is_content` tells a content word from a function word ("au", "pour", "the")."""
     out: list[str] = []
     for match in _WORD.finditer(question):
@@ -101,10 +106,10 @@ def _names(question: str, is_content: Callable[[str], bool] = lambda word: True)
 
 def _common(question: str, match: re.Match[str], is_content: Callable[[str], bool]) -> bool:
     """Whether the word at `match` is used as a common noun: it sits right beside a lower-case
-    content word it qualifies, or after an indefinite article (one of a kind: "an MSP")."""
+    content word it qualifies, or after an indefinite article or a possessive ("an MSP", "ma CNI")."""
     before = _WORD_BEFORE.search(question[: match.start()])
     after = _WORD_AFTER.match(question, match.end())
-    if before is not None and before.group(1).lower() in _INDEFINITE:
+    if before is not None and before.group(1).lower() in _THING_DETERMINERS:
         return True
     return any(m is not None and m.group(1)[:1].islower() and is_content(m.group(1)) for m in (before, after))
 

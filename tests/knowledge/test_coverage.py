@@ -50,6 +50,7 @@ def test_an_acronym_names_an_organisation_unless_it_qualifies_the_noun_beside_it
     assert question_coverage("Puis-je déposer un dossier ODT en ligne ?", index).covered  # un dossier ODT: a format
     assert question_coverage("Can I export my vault on my TV?", index).covered  # two letters: a thing, no organisation
     assert question_coverage("As an MSP, can I cancel my subscription?", index).covered  # one of a kind, a trade
+    assert question_coverage("Dois-je présenter ma CNI pour résilier mon abonnement ?", index).covered  # a thing owned
 
 
 def test_contractions_and_function_words_in_a_title_cased_question_are_not_names() -> None:
