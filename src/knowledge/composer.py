@@ -646,12 +646,14 @@ _ONE_NAME = re.compile(r"[A-Za-z_][\w.]*")  # "TextInput", "on_audio_end", "Chec
 
 
 def _documented_names(chosen: list[_Candidate], kb: Any) -> dict[str, str]:
-    """Per article, the name a reference page documents when its quoted units leave it out. Such a
-    page is titled by it ("on_audio_end", "TextInput", "Checkbox") and its sentences omit it ("Hook to react to
-    the end of an audio recording…", "`placeholder` (str): …"): quoted alone, they lack their
-    subject, and "which hook / which widget…?" goes unanswered. The page's code must call or
-    decorate with that name (`@cl.on_audio_end`, `cl.TextInput(`): a product's page ("LiteLLM",
-    "OpenAI") is titled like one and documents no such name."""
+    """Per article, the name a reference page documents, as its code calls it (`_as_called`), when
+    its quoted units leave that out. Such a page is titled by it ("on_audio_end", "TextInput",
+    "Checkbox") and its sentences omit it ("Hook to react to the end of an audio recording…",
+    "`placeholder` (str): …") or write it bare ("The `Video` class…" for `cl.Video`): quoted
+    alone, they lack their subject or where it comes from, and "which hook / which widget…?" goes
+    unanswered. The page's code must call or decorate with that name (`@cl.on_audio_end`,
+    `cl.TextInput(`): a product's page ("LiteLLM", "OpenAI") is titled like one and documents no
+    such name."""
     names: dict[str, str] = {}
     for source in dict.fromkeys(c.hit.source for c in chosen):
         article = [c for c in chosen if c.hit.source == source]
@@ -895,8 +897,8 @@ def _block_after(c: _Candidate, kb: Any) -> tuple[Hit, Unit] | None:
     later = next((u for u in c.siblings if u.block > c.unit.block), None)
     if later is not None:
         return (c.hit, later) if later.kind == "code" else None
-    following = next((h for h in kb.source_chunks(c.hit.source) if h.chunk_index == c.hit.chunk_index + 1), None) \
-        if kb is not None else None
+    chunks = kb.source_chunks(c.hit.source) if kb is not None and hasattr(kb, "source_chunks") else []
+    following = next((h for h in chunks if h.chunk_index == c.hit.chunk_index + 1), None)
     if following is None:
         return None
     shown = set(c.unit.items)
