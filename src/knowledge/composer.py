@@ -879,10 +879,11 @@ def _with_announced_code(chosen: list[_Candidate], kb: Any = None) -> list[_Cand
     out: list[_Candidate] = []
     for c in chosen:
         out.append(c)
-        listed = [u for u in c.siblings if u.kind == "item" and u.block == c.unit.block]
-        if c.unit.kind != "list" or not listed or not c.unit.items or c.unit.items[-1] != listed[-1].text \
-                or not listed[-1].text.endswith(":"):
+        if c.unit.kind != "list" or not c.unit.items or not c.unit.items[-1].endswith(":"):
             continue
+        listed = [u for u in c.siblings if u.kind == "item" and u.block == c.unit.block]
+        if not listed or c.unit.items[-1] != listed[-1].text:
+            continue  # quoted to a middle step ending on ":" ("2. From the unzipped directory:")
         found = _block_after(c, kb)
         if found is not None and all(o.unit.text != found[1].text for o in chosen):
             hit, block = found
@@ -897,8 +898,7 @@ def _block_after(c: _Candidate, kb: Any) -> tuple[Hit, Unit] | None:
     later = next((u for u in c.siblings if u.block > c.unit.block), None)
     if later is not None:
         return (c.hit, later) if later.kind == "code" else None
-    chunks = kb.source_chunks(c.hit.source) if kb is not None and hasattr(kb, "source_chunks") else []
-    following = next((h for h in chunks if h.chunk_index == c.hit.chunk_index + 1), None)
+    following = next((h for h, _ in around(c.hit, 0.0, kb, set()) if h.chunk_index == c.hit.chunk_index + 1), None)
     if following is None:
         return None
     shown = set(c.unit.items)
