@@ -607,6 +607,7 @@ def compose(question: str, hits: list[Hit], embedder: Any, cache_dir: Path, *, k
         chosen = _with_example(chosen, candidates, question)
         chosen = whole_steps(chosen, candidates)  # a procedure is quoted whole (knowledge.list_context)
     chosen = _with_what_follows(chosen, candidates, at)
+    chosen = _with_field_name(chosen, candidates, at)
     composed = _assemble(question, kind, [candidates[i] for i in chosen],
                          _documented_names([candidates[i] for i in chosen], kb), kb)
     composed.weak = top_similarity < floor + WEAK_MARGIN
@@ -762,7 +763,9 @@ _SAYS_WHAT_TO_DO = re.compile(  # after a sentence saying what is not done, or w
     r"^(?:instead|rather|à\s+la\s+place|au\s+lieu\s+de\s+cela|plutôt|"
     r"to\s+do\s+(?:so|this|that)|pour\s+(?:ce\s+faire|cela|le\s+faire)|"
     r"(?:however|but|cependant|toutefois|mais),?\s+(?:you|vous)\s+(?:can|may|pouvez)|"
-    r"you\s+can\s+(?:however|also\s+instead)|vous\s+pouvez\s+(?:toutefois|cependant))\b", re.IGNORECASE)
+    r"you\s+can\s+(?:however|also\s+instead)|vous\s+pouvez\s+(?:toutefois|cependant)|"
+    r"in\s+(?:that|this|such\s+a)\s+case|if\s+so|dans\s+(?:ce|un\s+tel)\s+cas|le\s+cas\s+échéant|"
+    r"si\s+c'est\s+le\s+cas)\b", re.IGNORECASE)
 _STEPS_BACK = 3  # at most this many units before a "Then…" sentence: a block and its lead-in
 
 
@@ -829,6 +832,30 @@ def _with_what_follows(chosen: list[int], candidates: list[_Candidate],
         if j is not None and j not in out:
             candidates[j].led = candidates[j].unit.kind in ("code", "list") and candidates[j].unit.lead != c.unit.text
             out.insert(out.index(i) + 1, j)
+    return out
+
+
+_FIELD_LABEL = re.compile(r"^`([^`\n]+)`(?:\s*\([^)\n]*\))?(?:,[^:\n]{0,60})?:\s")  # "`favorites` (bool), default `false`: …"
+
+
+def _with_field_name(chosen: list[int], candidates: list[_Candidate],
+                     at: dict[tuple[str, int, int], int]) -> list[int]:
+    """A sentence further on in a field's description ("When enabled, users can star their own
+    messages…") comes after the sentence that names the field ("`favorites` (bool), default
+    `false`: Enable favorite messages."): quoted alone, it describes a setting the reader cannot
+    find. `at`: each candidate's index by (source, chunk, position)."""
+    out = list(chosen)
+    for i in chosen:
+        c = candidates[i]
+        if c.unit.kind != "sentence":
+            continue
+        first = next((k for k, u in enumerate(c.siblings) if u.block == c.unit.block), c.order)
+        label = _FIELD_LABEL.match(c.siblings[first].text) if first < c.order else None
+        if label is None or label.group(1).lower() in c.unit.text.lower():
+            continue
+        j = at.get((c.hit.source, c.hit.chunk_index, first))
+        if j is not None and j not in out:
+            out.insert(out.index(i), j)
     return out
 
 

@@ -163,16 +163,22 @@ CACHE_UPGRADE = ("Since the cached page layouts changed in 4.2, you need to rebu
                  "`.site/layouts` folder and restart the server.\n\nThe rest of the upgrade needs no action.")
 DEFAULT_ICON = ("The default bot icon is the site logo. See how to change the logo [here](/logo).\n"
                 "However, you can give each bot its own icon by putting a picture in the `/static/icons` folder.")
+BALANCER = ("Behind a load balancer, turn on sticky sessions. Even then, some balancers send a visitor to "
+            "another server now and then. In that case set `keep_alive = false` in `site.toml`.\n\n"
+            "Each server keeps its own cache.")
 
 
 @pytest.mark.parametrize("question, page, said, how", [
     ("I upgraded to 4.2. What must I do about the page layouts the old version cached?", CACHE_UPGRADE,
      "you need to rebuild them", ".site/layouts"),
     ("Why does my bot use the site logo as its icon?", DEFAULT_ICON, "default bot icon", "/static/icons"),
+    (("Sticky sessions are on, yet our balancer still sends some visitors to another server now and then. "
+      "What can we do?"), BALANCER, "another server now and then", "keep_alive"),
 ])
 def test_a_sentence_comes_with_the_one_saying_how(answer, question: str, page: str, said: str, how: str) -> None:
     """"…you need to rebuild them. To do so, delete…": the second says how; "The default is X.
-    (a pointer) However, you can…": the third says how to do otherwise."""
+    (a pointer) However, you can…": the third says how to do otherwise; "…some balancers send a
+    visitor elsewhere. In that case set…": the second says what to do in the case the first names."""
     result = answer(question, [hit(page, "upgrade.md", "Upgrading", "")])
     assert said in result.text and how in result.text, result.text
 
@@ -418,6 +424,23 @@ def test_a_reference_page_answer_names_what_the_page_documents(answer) -> None:
     product = answer("How do I send every model call through one gateway?",
                      [hit(PRODUCT_PAGE, "integrations/gatewayllm.mdx", "GatewayLLM")])
     assert "GatewayLLM" not in product.text, product.text
+
+
+SETTINGS_PAGE = """### Drafts
+
+`keep_drafts` (bool), default `false`: Keep unsent messages. When enabled, a message typed but not sent is still \
+in the composer after a reload.
+
+`theme` (str), default `light`: The color scheme of the interface."""
+
+
+def test_a_sentence_of_a_field_description_comes_with_the_field_name(answer) -> None:
+    """"When enabled, a message typed… is still there after a reload" describes a setting the
+    reader cannot find without "`keep_drafts` (bool): …", the sentence naming it."""
+    result = answer("I reload the page and the message I was typing is gone. Can it stay in the composer?",
+                    [hit(SETTINGS_PAGE, "config/features.mdx", "Features", "Drafts")])
+    assert "still in the composer after a reload" in result.text and "`keep_drafts`" in result.text, result.text
+    assert result.text.index("`keep_drafts`") < result.text.index("When enabled"), result.text
 
 
 TUTORIAL_PAGE = """In this tutorial, we'll walk through the steps to create an application integrated with Quill Engine.
