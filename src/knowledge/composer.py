@@ -630,6 +630,7 @@ def _each_part_answered(chosen: list[int], candidates: list[_Candidate], parts: 
         if not pool:
             continue
         scores = scorer.ranking(candidates)
+        pool = _nearest_of_each_wording(pool, out, candidates)
         best = max(pool, key=lambda i: scores[i])
         covered = max((scores[i] for i in out if candidates[i].unit.kind != "code" or scorer.wants_code), default=0.0)
         if best in out or scores[best] < covered + PART_MARGIN or not _answers_part(candidates[best], scores[best], scorer) \
@@ -641,6 +642,22 @@ def _each_part_answered(chosen: list[int], candidates: list[_Candidate], parts: 
         if c.unit.text.endswith(":") and block is not None and candidates[block].unit.kind in ("code", "list"):
             out.append(block)  # "Make sure everything runs smoothly:" → "chainlit hello"
     return out
+
+
+def _nearest_of_each_wording(pool: list[int], chosen: list[int], candidates: list[_Candidate]) -> list[int]:
+    """Of units worded alike but for their numbers ("Note: Since version 2.9.4." under one field,
+    "…2.9.5." under the next), the one nearest a chosen unit: it is said of what was chosen, and
+    the others of their own neighbours, which read just as close to the question."""
+    def distance(i: int) -> tuple[int, int]:
+        c = candidates[i]
+        near = [abs(c.order - candidates[j].order) for j in chosen
+                if (candidates[j].hit.source, candidates[j].hit.chunk_index) == (c.hit.source, c.hit.chunk_index)]
+        return (0, min(near)) if near else (1, 0)
+
+    groups: dict[str, list[int]] = {}
+    for i in pool:
+        groups.setdefault(re.sub(r"\d+", "0", candidates[i].unit.text), []).append(i)
+    return [min(group, key=distance) for group in groups.values()]
 
 
 _ONE_NAME = re.compile(r"[A-Za-z_][\w.]*")  # "TextInput", "on_audio_end", "Checkbox": one word, no spaces
@@ -918,6 +935,33 @@ def _with_announced_code(chosen: list[_Candidate], kb: Any = None) -> list[_Cand
     return out
 
 
+def _with_block_of_next_passage(chosen: list[_Candidate], kb: Any) -> list[_Candidate]:
+    """The unit that answers best, a sentence ending its passage on ":" ("Vous pouvez ensuite
+    paramétrer le type de rendez-vous :"), comes with the list or code block that opens the next
+    passage: the types it announces are there, and the lead-in alone says nothing (it would be
+    dropped, and the answer left to lesser units)."""
+    if not chosen or kb is None:
+        return chosen
+    best = chosen[0]
+    if best.unit.kind != "sentence" or not best.unit.text.endswith(":") or best.order + 1 < len(best.siblings):
+        return chosen
+    following = next((h for h, _ in around(best.hit, 0.0, kb, set()) if h.chunk_index == best.hit.chunk_index + 1), None)
+    if following is None:
+        return chosen
+    units = _passage_units(following.text)[0]
+    repeated = {u.text for u in best.siblings}  # the passages overlap: the lead-in may open the next one too
+    first = next((k for k, u in enumerate(units) if u.text not in repeated), None)
+    if first is None or units[first].kind not in ("item", "list", "code"):
+        return chosen
+    block = units[first].block
+    whole = next((u for u in units if u.block == block and u.kind in ("list", "code")), units[first])
+    if any(c.hit.source == following.source and c.unit.text == whole.text for c in chosen):
+        return chosen
+    unit = replace(whole, lead=best.unit.text)
+    siblings = [replace(u, lead=best.unit.text) if u.block == block else u for u in units]
+    return [best, replace(best, unit=unit, hit=following, order=unit.position, siblings=siblings), *chosen[1:]]
+
+
 def _block_after(c: _Candidate, kb: Any) -> tuple[Hit, Unit] | None:
     """The code block right after list `c`: the next unit of its passage, or when the list ends
     the passage, the first block of the next one past the list's own items repeated there (the
@@ -1011,7 +1055,8 @@ def _assemble(question: str, kind: str, chosen: list[_Candidate], names: dict[st
                                  f"{d.hit.title}. {d.hit.section}", polarity(question, d.unit.text),
                                  before=d.unit.lead or d.unit.previous)
         prefix = {"yes": YES, "no": NO}.get(answer or "", {}).get(language, "")
-    chosen = _with_announced_code(gather_lists(chosen), kb)  # a list once, whole, under its lead-in (knowledge.list_context)
+    chosen = _with_announced_code(gather_lists(_with_block_of_next_passage(chosen, kb)), kb)  # a list once, whole,
+    # under its lead-in (knowledge.list_context)
     source_rank: dict[str, float] = {}
     for c in sorted(chosen, key=lambda c: c.rank):
         source_rank.setdefault(c.hit.source, len(source_rank))

@@ -243,6 +243,29 @@ def test_a_list_ending_on_what_to_add_comes_with_the_code_in_the_next_chunk(answ
     assert "add the following:\n" in result.text and "kqpbhlmbmhdkgbgcdjofpncjnocdpale" in result.text, result.text
 
 
+def test_a_lead_in_ending_its_chunk_comes_with_the_list_opening_the_next(answer) -> None:
+    """The chunker cut "You can then choose the kind of visit:" from the kinds it announces."""
+    chunks = [Hit("Once the booking tool is on, each visit has a reason, a length and a colour in the calendar.\n\n"
+                  "You can then choose the kind of visit:", "visits.md", "Booking visits", "Visit reasons", 0, 1.0),
+              Hit("- On site: at the practice.\n- By phone: a call to the number on file.\n"
+                  "- At home: a trip to the address on file.\n\n"
+                  "Click Create to save the reason.", "visits.md", "Booking visits", "Reasons", 1, 0.0)]
+    result = answer("Once the booking tool is on, which kind of visit can I choose?", [chunks[0]], kb=ArticleKB(chunks))
+    assert "choose the kind of visit:\n" in result.text and "a trip to the address" in result.text, result.text
+
+
+def test_a_part_is_answered_by_the_note_of_the_chosen_field(answer) -> None:
+    """Each field ends on "Note: Since version …": the version asked is the one under the field chosen."""
+    chunks = [Hit("`drafts` (bool), default `false`: Keep unsent messages. When enabled, what a user typed stays "
+                  "in the composer after a reload.\n\nNote: Since version 3.4.1.", "features.md", "Features", "Drafts",
+                  0, 1.0),
+              Hit("`edit_message` (bool), default `true`: Let users edit the messages they sent.\n\n"
+                  "Note: Since version 3.2.0.", "features.md", "Features", "Editing", 1, 0.9)]
+    result = answer("Can what I typed stay in the composer after a reload? What do I switch on, and since which "
+                    "version does it exist?", chunks, kb=ArticleKB(chunks))
+    assert "3.4.1" in result.text and "3.2.0" not in result.text, result.text
+
+
 class FixedCosineEmbedder:
     """Every sentence at the same cosine to every question: the relevance bar alone decides."""
 
