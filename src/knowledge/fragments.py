@@ -161,9 +161,10 @@ def opens_on_pronoun(sentence: str) -> bool:
     text = strip_markdown(_LIST_ITEM.sub("", sentence)).strip()
     if _IMPERSONAL.match(text):
         return False
-    word = re.split(r"['’]", _first_word(text))[0]
-    if word in ("c", "ç"):  # "C'est …", "Ç'a …"
-        return True
+    first = _first_word(text)
+    word = re.split(r"['’]", first)[0]
+    if word in ("c", "ç"):  # "C'est …", "Ç'a …"; not a flag's letter ("`-c, --ci`: Runs in CI mode.")
+        return first != word
     return word in DANGLING_EN or word in DANGLING_FR
 
 

@@ -63,6 +63,7 @@ def test_each_rule_catches_its_fragment(answer: str, passages: list[str], reason
     ("Everything in the Base plan, plus:\n- Every club.\n- Unlimited classes. [1]", []),
     ("Use the `@app.route` decorator on the function. [1]", ["```python\n@app.route\ndef health():\n    return 'ok'\n```"]),
     ("demarche.numerique.gouv.fr conserve les dossiers 12 mois. [1]", []),
+    ("Options:\n- `-w, --watch`: Reload on change.\n- `-c, --ci`: Runs in CI mode. [1]", []),  # a flag's letter, not "C'est"
     ("Ajoutez :\n\n```graphql\n  a {\n\n  b\n```\n[1]", ["Ajoutez :\n\n```graphql\n  a {\n  \n  b\n```"]),  # blank line
     ("Étapes:\n6. Utilisez le champ Exemple.\n   - Ce champ permet de simuler une réponse. [1]", []),  # under its step
     # a code span the article's own sentence writes is a name in that sentence, even where a block has it as a line
