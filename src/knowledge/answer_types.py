@@ -33,8 +33,9 @@ DATE = "date"  # "since when / from what date?": a calendar date ("July 1, 2026"
 VERSION = "version"  # "which version do I need?": a release number ("2.9.6", "python>=3.9", "v2")
 CHOICES = "choices"  # "what values does it take?": the values a setting accepts ("`hidden`, `tool_call`, or `full`")
 DEFAULT = "default"  # "is it switched off by default?": what holds before anyone changes it ("OFF by default", "opt-in")
+NAME = "name"  # "which app do I pick / what is the option called?": a name the question does not hold ("ProConnect")
 ALL_TYPES = frozenset({MONEY, TIME, DURATION, AGE, FREQUENCY, PLACE, CONTACT, BENEFIT, QUANTITY, IDENTIFIER,
-                       REQUIREMENT, DATE, VERSION, CHOICES, DEFAULT})
+                       REQUIREMENT, DATE, VERSION, CHOICES, DEFAULT, NAME})
 
 _I = re.IGNORECASE
 
@@ -125,6 +126,12 @@ _ASKS.append((CHOICES, re.compile(  # the values a setting takes, not one value 
 _ASKS.append((DEFAULT, re.compile(  # the state out of the box, not "the default avatar" named as a thing
     r"\bby\s+default\b|\bout\s+of\s+the\s+box\b|\b(?:what|which)\s+is\s+the\s+default\b|\bdefaults?\s+to\b|"
     r"\bpar\s+defaut\b|\bd\W*office\b", _I)))
+_ASKS.append((NAME, re.compile(  # a thing the product names (an app, an option, a feature), not a code name
+    r"\b(?:which|what)\s+(?:\w+\s+){0,2}?(?:apps?|applications?|options?|settings?|buttons?|features?|accounts?|"
+    r"widgets?|toggles?|switch(?:es)?|packages?|librar(?:y|ies)|plugins?|integrations?|templates?|connectors?|"
+    r"services?|tools?|policy|policies|roles?|modes?|products?)\b(?!\s+(?:do|does|did|can)\s+\w+\s+have\b)|\bwhat\s+(?:is|are)\s+(?:it|they|this|that|the\s+\w+)\s+called\b|"
+    r"\bquel(?:le)?s?\s+(?:\w+\s+){0,2}?(?:comptes?|applications?|options?|boutons?|fonctionnalites?|parametres?|"
+    r"services?|outils?|modeles?|modes?|roles?|rubriques?)\b|\bcomment\s+s\W*appelle", _I)))
 _WHEN = re.compile(r"\b(?:when|quand)\b", _I)
 # "what do I need to switch on (in the portal)?" asks what to act on, not a prerequisite: the verb
 # has no object, the "what" is it ("what do I need to run Chainlit?" keeps its object: a requirement)
@@ -203,6 +210,9 @@ _STATES[REQUIREMENT] = re.compile(
 _STATES[DEFAULT] = re.compile(r"\b(?:by\s+default|defaults?\s+to|default(?:\s+value)?\s*[:=(`]|default\s+is|"
                               r"out\s+of\s+the\s+box|opt-in|par\s+d[ée]faut|d['’]office)|\(default\)|"
                               r",\s+default\s+`", _I)
+# a name written as one: a code span, a quoted or guillemeted label, a capitalised word inside the sentence
+_STATES[NAME] = re.compile(r"`[^`\n]+`|«[^»\n]+»|“[^”\n]+”|\"[^\"\n]+\"|"
+                           r"(?<=[a-zà-ÿ0-9,;)’']\s)[A-ZÀ-Ý][\w’'.-]*(?:\s+(?:[A-Z0-9][\w.-]*|to|for|of|de|du|des))*\w")
 _STATES[BENEFIT] = re.compile(_STATES[MONEY].pattern + r"|\b(?:credit|discount|bonus|reward|voucher|cr[ée]dit|"
                               r"r[ée]duction|remise|offert\w*)\b", _I)
 
@@ -223,12 +233,22 @@ def asked_types(question: str) -> frozenset[str]:
         found.discard(MONEY)  # "how long until the refund arrives?" wants a delay, not an amount
     if found & {DURATION, TIME, AGE, FREQUENCY}:
         found.discard(QUANTITY)
+    if NAME in found and found - {NAME}:
+        found.discard(NAME)  # "which version / which page / which setting key": the narrower type
     return frozenset(found)
 
 
-def states_type(text: str, kinds: frozenset[str] | set[str]) -> bool:
-    """Whether `text` holds an expression of one of `kinds` (an amount, a time, a duration…)."""
-    return any(_STATES[k].search(text) for k in kinds if k in _STATES)
+def states_type(text: str, kinds: frozenset[str] | set[str], asked: str = "") -> bool:
+    """Whether `text` holds an expression of one of `kinds` (an amount, a time, a duration…); a
+    name counts when `asked` (the question) does not hold it already ("RDV Service Public" is
+    what was asked about, "ProConnect" the answer)."""
+    return any(_STATES[k].search(text) for k in kinds if k in _STATES and k != NAME) \
+        or (NAME in kinds and _new_name(text, asked))
+
+
+def _new_name(text: str, asked: str) -> bool:
+    folded = fold_accents(asked.lower())
+    return any(fold_accents(m.group(0).strip("`«»“”\" .").lower()) not in folded for m in _STATES[NAME].finditer(text))
 
 
 # --- days ---------------------------------------------------------------------------------------

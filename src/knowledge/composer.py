@@ -407,7 +407,7 @@ class _Scorer:
             return False
         if self.days and not days_named(unit.text) & self.days:
             return False
-        return bool(self.days) or (bool(self.types) and states_type(unit.text, self.types))
+        return bool(self.days) or (bool(self.types) and states_type(unit.text, self.types, self.question))
 
     def article_language(self, hit: Hit) -> str:
         if hit.source not in self._languages:
@@ -474,7 +474,7 @@ class _Scorer:
             fit += TYPE_BONUS  # "which method streams tokens?": the example writes the name
         if c.unit.kind != "code":
             if self.types:
-                if states_type(unit.text, self.types):
+                if states_type(unit.text, self.types, self.question):
                     fit += TYPE_BONUS
                 elif self.kind != YESNO:  # "can I pay in cash?" is answered without an amount
                     fit -= TYPE_PENALTY
@@ -569,7 +569,7 @@ def compose(question: str, hits: list[Hit], embedder: Any, cache_dir: Path, *, k
             budget = min(budget, 2)
     if scorer.types:  # each condition listed under "In order for X to be eligible:" is the answer
         chosen = whole_when_every_item_fits(chosen, candidates, lambda j: candidates[j].score >= KEEP_RATIO * best.score
-                                            and states_type(candidates[j].unit.text, scorer.types))
+                                            and states_type(candidates[j].unit.text, scorer.types, scorer.question))
     chosen = _focused(chosen, candidates, scorer)
     parts = [p for p in question_parts(question) if len(words(p)) >= MIN_PART_WORDS]
     if len(parts) > 1 and chosen:  # each part may be answered further on in the best article
@@ -750,7 +750,7 @@ def _answers_part(c: _Candidate, part_score: float, scorer: _Scorer) -> bool:
     if part_score >= MIN_SENTENCE_SIMILARITY:
         return True
     return bool(scorer.types) and c.unit.kind != "code" and c.similarity >= MIN_SENTENCE_SIMILARITY \
-        and states_type(c.unit.text, scorer.types)
+        and states_type(c.unit.text, scorer.types, scorer.question)
 
 
 def _focused(chosen: list[int], candidates: list[_Candidate], scorer: _Scorer) -> list[int]:
@@ -765,11 +765,11 @@ def _focused(chosen: list[int], candidates: list[_Candidate], scorer: _Scorer) -
             chosen = [i for i in chosen if candidates[i].hit.source in naming]
     if chosen and scorer.types and scorer.kind != YESNO:
         best = candidates[chosen[0]]
-        if best.unit.kind != "code" and states_type(best.unit.text, scorer.types):
+        if best.unit.kind != "code" and states_type(best.unit.text, scorer.types, scorer.question):
             # "combien d'argent…?" answered by "…25 € par formulaire": another article's sentence
             # stating no amount is padding
             chosen = [i for i in chosen if candidates[i].hit.source == best.hit.source
-                      or states_type(candidates[i].unit.text, scorer.types)]
+                      or states_type(candidates[i].unit.text, scorer.types, scorer.question)]
     return chosen
 
 

@@ -16,6 +16,7 @@ from knowledge.answer_types import (
     FREQUENCY,
     IDENTIFIER,
     MONEY,
+    NAME,
     PLACE,
     QUANTITY,
     REQUIREMENT,
@@ -397,3 +398,30 @@ def test_what_values_asks_for_the_values_a_setting_takes_which_an_enumeration_st
                  "Les valeurs possibles sont listées ci-dessous."):
         assert states_type(text, {CHOICES}), text
     assert not states_type("The `hide_cot` parameter has been replaced with `cot`.", {CHOICES})
+
+
+def test_which_app_or_option_asks_for_a_name_the_question_does_not_hold() -> None:
+    for question in ("Which application do I search for in the identity provider's portal?",
+                     "What is the option called?", "Which widget should I use for an on/off choice?",
+                     "Avec quel compte je m'identifie sur le portail des rendez-vous ?",
+                     "Quelle option dois-je choisir au début du formulaire ?"):
+        assert asked_types(question) == {NAME}, question
+    for question in ("What options do I have to import?", "Which version of the app do I need?",
+                     "Which settings page shows my plan?"):
+        assert NAME not in asked_types(question), question  # an enumeration; a narrower type
+    asked = "Avec quel compte je m'identifie sur le Portail Rendez-vous ?"
+    assert states_type("Vous devez vous authentifier sur le Portail Rendez-vous avec AgentConnect.", {NAME}, asked)
+    assert states_type("Select the « Generic Service Provider » application.", {NAME}, asked)
+    # the name the question holds is what was asked about; a capital after a colon opens a sentence
+    assert not states_type("Lancez la configuration de votre compte Portail Rendez-vous.", {NAME}, asked)
+    assert not states_type("Si vous avez déjà un compte : Votre authentification vous dirige vers l'écran.", {NAME}, asked)
+
+
+SIGN_IN = ("Agents first confirm their identity on the booking portal. You can then configure the portal's services "
+           "from an admin account.\n\nTo sign in on the booking portal, agents use StateLogin.")
+
+
+def test_the_unit_naming_what_was_asked_is_chosen(answer) -> None:
+    result = answer("To turn bookings on, with which account do I sign in on the booking portal?",
+                    [hit(SIGN_IN, "bookings.md", "Bookings")], max_units=1)
+    assert "StateLogin" in result.text, result.text

@@ -339,13 +339,13 @@ def test_a_part_is_answered_by_a_unit_stating_its_type_that_reads_close_to_the_w
         return composer._Candidate(Unit(kind, text, 0, 0), hit(text, "m.md", "Migration"), 0.0, 0, [],
                                    similarity=whole)
 
-    asks_values = SimpleNamespace(types=frozenset({CHOICES}))
+    asks_values = SimpleNamespace(types=frozenset({CHOICES}), question="What values can it take?")
     listing = "The `steps` setting can be set to `hidden`, `compact`, or `full`."
     assert composer._answers_part(candidate("sentence", listing, 0.5), 0.25, asks_values)
     assert not composer._answers_part(candidate("sentence", listing, 0.2), 0.25, asks_values)  # far from the question
     assert not composer._answers_part(candidate("sentence", "This setting controls the display.", 0.5), 0.25,
                                       asks_values)  # states no value
-    assert not composer._answers_part(candidate("sentence", listing, 0.5), 0.25, SimpleNamespace(types=frozenset()))
+    assert not composer._answers_part(candidate("sentence", listing, 0.5), 0.25, SimpleNamespace(types=frozenset(), question=""))
     assert composer._answers_part(candidate("sentence", "This setting controls the display.", 0.2), 0.35,
                                   asks_values)  # a part score above the bar is enough
 
