@@ -935,6 +935,19 @@ def _with_announced_code(chosen: list[_Candidate], kb: Any = None) -> list[_Cand
     return out
 
 
+def _one_telling(chosen: list[_Candidate]) -> list[_Candidate]:
+    """One procedure told by two articles is quoted once: a list sharing a step with a list of
+    another article quoted before it ("1. On the My Vault page, select the Add Item button.")
+    would show that step twice."""
+    out: list[_Candidate] = []
+    for c in chosen:
+        if c.unit.kind == "list" and any(o.unit.kind == "list" and o.hit.source != c.hit.source
+                                         and set(o.unit.items) & set(c.unit.items) for o in out):
+            continue
+        out.append(c)
+    return out
+
+
 def _with_block_of_next_passage(chosen: list[_Candidate], kb: Any) -> list[_Candidate]:
     """The unit that answers best, a sentence ending its passage on ":" ("Vous pouvez ensuite
     paramétrer le type de rendez-vous :"), comes with the list or code block that opens the next
@@ -1055,7 +1068,7 @@ def _assemble(question: str, kind: str, chosen: list[_Candidate], names: dict[st
                                  f"{d.hit.title}. {d.hit.section}", polarity(question, d.unit.text),
                                  before=d.unit.lead or d.unit.previous)
         prefix = {"yes": YES, "no": NO}.get(answer or "", {}).get(language, "")
-    chosen = _with_announced_code(gather_lists(_with_block_of_next_passage(chosen, kb)), kb)  # a list once, whole,
+    chosen = _with_announced_code(_one_telling(gather_lists(_with_block_of_next_passage(chosen, kb))), kb)  # a list once, whole,
     # under its lead-in (knowledge.list_context)
     source_rank: dict[str, float] = {}
     for c in sorted(chosen, key=lambda c: c.rank):

@@ -266,6 +266,17 @@ def test_a_part_is_answered_by_the_note_of_the_chosen_field(answer) -> None:
     assert "3.4.1" in result.text and "3.2.0" not in result.text, result.text
 
 
+def test_one_procedure_told_by_two_articles_is_quoted_once(answer) -> None:
+    """Both articles open their steps on the same line: quoted twice, the answer repeats it."""
+    steps = ("1. On the Vault page, select the New Item button.\n2. Fill in the item.\n"
+             "3. In the Owner section, choose your team.\n4. Select Save.")
+    hits = [Hit(f"To create a shared item:\n\n{steps}", "sharing.md", "Sharing", "Share", 0, 1.0),
+            Hit(f"Move an item to the team:\n\n{steps.replace('4. Select Save.', '4. Select Save to move it.')}\n\n"
+                "Moving an item to the team makes it shared.", "teams.md", "Teams", "Move", 0, 0.9)]
+    result = answer("How do I share an item with my team from my vault?", hits)
+    assert result.text.count("select the New Item button") == 1, result.text
+
+
 class FixedCosineEmbedder:
     """Every sentence at the same cosine to every question: the relevance bar alone decides."""
 
