@@ -129,7 +129,8 @@ _ASKS.append((DEFAULT, re.compile(  # the state out of the box, not "the default
 _ASKS.append((NAME, re.compile(  # a thing the product names (an app, an option, a feature), not a code name
     r"\b(?:which|what)\s+(?:\w+\s+){0,2}?(?:apps?|applications?|options?|settings?|buttons?|features?|accounts?|"
     r"widgets?|toggles?|switch(?:es)?|packages?|librar(?:y|ies)|plugins?|integrations?|templates?|connectors?|"
-    r"services?|tools?|policy|policies|roles?|modes?|products?)\b(?!\s+(?:do|does|did|can)\s+\w+\s+have\b)|\bwhat\s+(?:is|are)\s+(?:it|they|this|that|the\s+\w+)\s+called\b|"
+    r"services?|tools?|policy|policies|roles?|modes?|products?)\b(?!\s+(?:do|does|did|can)\s+\w+\s+have\b)|"
+    r"\bwhat\s+(?:is|are)\s+(?:it|they|this|that|the\s+\w+)\s+called\b|"
     r"\bquel(?:le)?s?\s+(?:\w+\s+){0,2}?(?:comptes?|applications?|options?|boutons?|fonctionnalites?|parametres?|"
     r"services?|outils?|modeles?|modes?|roles?|rubriques?)\b|\bcomment\s+s\W*appelle", _I)))
 _WHEN = re.compile(r"\b(?:when|quand)\b", _I)

@@ -958,7 +958,7 @@ def _with_block_of_next_passage(chosen: list[_Candidate], kb: Any) -> list[_Cand
     best = chosen[0]
     if best.unit.kind != "sentence" or not best.unit.text.endswith(":") or best.order + 1 < len(best.siblings):
         return chosen
-    following = next((h for h, _ in around(best.hit, 0.0, kb, set()) if h.chunk_index == best.hit.chunk_index + 1), None)
+    following = _next_passage(best.hit, kb)
     if following is None:
         return chosen
     units = _passage_units(following.text)[0]
@@ -975,6 +975,11 @@ def _with_block_of_next_passage(chosen: list[_Candidate], kb: Any) -> list[_Cand
     return [best, replace(best, unit=unit, hit=following, order=unit.position, siblings=siblings), *chosen[1:]]
 
 
+def _next_passage(hit: Hit, kb: Any) -> Hit | None:
+    """The passage right after `hit` in its article (`candidate_passages.around`), if any."""
+    return next((h for h, _ in around(hit, 0.0, kb, set()) if h.chunk_index == hit.chunk_index + 1), None)
+
+
 def _block_after(c: _Candidate, kb: Any) -> tuple[Hit, Unit] | None:
     """The code block right after list `c`: the next unit of its passage, or when the list ends
     the passage, the first block of the next one past the list's own items repeated there (the
@@ -982,7 +987,7 @@ def _block_after(c: _Candidate, kb: Any) -> tuple[Hit, Unit] | None:
     later = next((u for u in c.siblings if u.block > c.unit.block), None)
     if later is not None:
         return (c.hit, later) if later.kind == "code" else None
-    following = next((h for h, _ in around(c.hit, 0.0, kb, set()) if h.chunk_index == c.hit.chunk_index + 1), None)
+    following = _next_passage(c.hit, kb)
     if following is None:
         return None
     shown = set(c.unit.items)
@@ -1068,8 +1073,9 @@ def _assemble(question: str, kind: str, chosen: list[_Candidate], names: dict[st
                                  f"{d.hit.title}. {d.hit.section}", polarity(question, d.unit.text),
                                  before=d.unit.lead or d.unit.previous)
         prefix = {"yes": YES, "no": NO}.get(answer or "", {}).get(language, "")
-    chosen = _with_announced_code(_one_telling(gather_lists(_with_block_of_next_passage(chosen, kb))), kb)  # a list once, whole,
-    # under its lead-in (knowledge.list_context)
+    chosen = _with_block_of_next_passage(chosen, kb)
+    chosen = _with_announced_code(_one_telling(gather_lists(chosen)), kb)  # a list once, whole, under its lead-in
+    # (knowledge.list_context)
     source_rank: dict[str, float] = {}
     for c in sorted(chosen, key=lambda c: c.rank):
         source_rank.setdefault(c.hit.source, len(source_rank))
