@@ -266,16 +266,16 @@ def _candidates(question: str, hits: list[Hit], kb: Any, wanted: Any = None,
 _CLAUSE = re.compile(r"\s*;\s+|,\s+(?=(?:then|but|so|and then|puis|mais|sinon|ensuite|alors)\b)", re.IGNORECASE)
 
 
-def _clauses(c: _Candidate, types: frozenset[str]) -> list[str]:
+def _clauses(c: _Candidate, types: frozenset[str], asked: str = "") -> list[str]:
     """The clauses of a compound sentence that state the asked type, each read with the heading:
     the clause that answers is not drowned by the rest ("…as usual; your place is held until
-    5 minutes after the start")."""
+    5 minutes after the start"). `asked`: the question (a name it holds is no answer)."""
     if c.unit.kind not in ("sentence", "item") or not types:
         return []
     parts = [p.strip() for p in _CLAUSE.split(c.unit.text) if len(p.split()) >= 4]
     if len(parts) < 2:
         return []
-    return [f"{c.hit.heading}: {p}" if c.hit.heading else p for p in parts if states_type(p, types)]
+    return [f"{c.hit.heading}: {p}" if c.hit.heading else p for p in parts if states_type(p, types, asked)]
 
 
 def _code_lead(c: _Candidate) -> list[str]:
@@ -431,7 +431,7 @@ class _Scorer:
         owners: list[int] = []
         clause_texts: list[str] = []
         for i, c in enumerate(candidates):
-            for clause in _clauses(c, self.types) + (_code_lead(c) if self.kind == HOWTO else []):
+            for clause in _clauses(c, self.types, self.question) + (_code_lead(c) if self.kind == HOWTO else []):
                 owners.append(i)
                 clause_texts.append(clause)
         vectors = embed_texts(self.embedder, texts + clause_texts, self.cache_dir)
@@ -958,14 +958,10 @@ def _with_block_of_next_passage(chosen: list[_Candidate], kb: Any) -> list[_Cand
     best = chosen[0]
     if best.unit.kind != "sentence" or not best.unit.text.endswith(":") or best.order + 1 < len(best.siblings):
         return chosen
-    following = _next_passage(best.hit, kb)
-    if following is None:
+    opening = _opening_of_next_passage(best, kb)
+    if opening is None or opening[1][opening[2]].kind not in ("item", "list", "code"):
         return chosen
-    units = _passage_units(following.text)[0]
-    repeated = {u.text for u in best.siblings}  # the passages overlap: the lead-in may open the next one too
-    first = next((k for k, u in enumerate(units) if u.text not in repeated), None)
-    if first is None or units[first].kind not in ("item", "list", "code"):
-        return chosen
+    following, units, first = opening
     block = units[first].block
     whole = next((u for u in units if u.block == block and u.kind in ("list", "code")), units[first])
     if any(c.hit.source == following.source and c.unit.text == whole.text for c in chosen):
@@ -975,9 +971,18 @@ def _with_block_of_next_passage(chosen: list[_Candidate], kb: Any) -> list[_Cand
     return [best, replace(best, unit=unit, hit=following, order=unit.position, siblings=siblings), *chosen[1:]]
 
 
-def _next_passage(hit: Hit, kb: Any) -> Hit | None:
-    """The passage right after `hit` in its article (`candidate_passages.around`), if any."""
-    return next((h for h, _ in around(hit, 0.0, kb, set()) if h.chunk_index == hit.chunk_index + 1), None)
+def _opening_of_next_passage(c: _Candidate, kb: Any) -> tuple[Hit, list[Unit], int] | None:
+    """The passage right after `c`'s in its article (`candidate_passages.around`), its units, and
+    the position of the first one the passages' overlap does not repeat from `c`'s passage (a
+    list's items, its lead-in); None when there is no such passage or unit."""
+    following = next((h for h, _ in around(c.hit, 0.0, kb, set()) if h.chunk_index == c.hit.chunk_index + 1), None)
+    if following is None:
+        return None
+    units = _passage_units(following.text)[0]
+    seen = {u.text for u in c.siblings}
+    first = next((k for k, u in enumerate(units)
+                  if not (u.text in seen or u.kind == "list" and set(u.items) <= seen)), None)
+    return (following, units, first) if first is not None else None
 
 
 def _block_after(c: _Candidate, kb: Any) -> tuple[Hit, Unit] | None:
@@ -987,16 +992,11 @@ def _block_after(c: _Candidate, kb: Any) -> tuple[Hit, Unit] | None:
     later = next((u for u in c.siblings if u.block > c.unit.block), None)
     if later is not None:
         return (c.hit, later) if later.kind == "code" else None
-    following = _next_passage(c.hit, kb)
-    if following is None:
+    opening = _opening_of_next_passage(c, kb)
+    if opening is None:
         return None
-    shown = set(c.unit.items)
-    for unit in _passage_units(following.text)[0]:
-        if unit.kind == "code":
-            return following, unit
-        if not (unit.kind == "item" and unit.text in shown or unit.kind == "list" and set(unit.items) <= shown):
-            return None
-    return None
+    following, units, first = opening
+    return (following, units[first]) if units[first].kind == "code" else None
 
 
 def _introduces(c: _Candidate, block: _Candidate) -> bool:
