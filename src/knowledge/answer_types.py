@@ -154,6 +154,8 @@ _PERIOD_EN = r"(?:day|week|month|year|hour|minute|morning|evening|night|monday|t
              r"friday|saturday|sunday)s?"
 _PERIOD_FR = r"(?:jours?|semaines?|mois|ans|ann[ée]es?|heures?|minutes?|matins?|soirs?|lundis?|mardis?|" \
              r"mercredis?|jeudis?|vendredis?|samedis?|dimanches?)"
+_ORDINAL_EN = r"(?:first|second|third|fourth|fifth|last|\d+(?:st|nd|rd|th))"
+_ORDINAL_FR = r"(?:premi[eè]re?|second[e]?|deuxi[eè]me|troisi[eè]me|quatri[eè]me|cinqui[eè]me|derni[eè]re?)"
 _NUMBER = re.compile(rf"\d|\b(?:{_WORDS_EN}|{_WORDS_FR}|unlimited|illimit[ée]e?s?|once|twice)\b", _I)
 _STATES: dict[str, re.Pattern[str]] = {
     MONEY: re.compile(r"[$€£¥]\s?\d|\d(?:[\d,.\s]*\d)?\s?(?:[$€£¥]|dollars?\b|euros?\b|usd\b|eur\b|cents?\b)|"
@@ -171,10 +173,13 @@ _STATES: dict[str, re.Pattern[str]] = {
     AGE: re.compile(r"\b\d{1,2}\s*(?:\+|or\s+(?:older|over|more)|and\s+(?:older|over)|years?\s+old|ou\s+plus|ans)\b|"
                     r"\baged?\s+\d{1,2}\b|\bunder\s+\d{1,2}\b|\bmoins\s+de\s+\d{1,2}\b|"
                     r"\b\d{1,2}\s+(?:to|à|a)\s+\d{1,2}\b", _I),
-    FREQUENCY: re.compile(rf"\bevery\s+(?:\d+\s+|other\s+)?{_PERIOD_EN}\b|\b(?:once|twice)\b|\b\d+\s+times\b|"
-                          rf"\b(?:per|a|each)\s+{_PERIOD_EN}\b|\b(?:daily|weekly|monthly|yearly|annually)\b|"
-                          rf"\btou(?:te)?s\s+les\s+(?:\d+\s+)?{_PERIOD_FR}|\bchaque\s+{_PERIOD_FR}|"
-                          rf"\b(?:une|deux|\d+)\s+fois\b|\bpar\s+{_PERIOD_FR}", _I),
+    # "once"/"une fois" alone is "as soon as" ("Once you have logged in", "Une fois la fonctionnalité activée")
+    FREQUENCY: re.compile(rf"\b(?:every|each)\s+(?:\d+\s+|other\s+|{_ORDINAL_EN}\s+)?{_PERIOD_EN}\b|\btwice\b|"
+                          rf"\bonce\s+(?:a|an|per|every|each|in)\b|\b\d+\s+times\b|"
+                          rf"\b(?:per|a)\s+{_PERIOD_EN}\b|\b(?:daily|weekly|monthly|yearly|annually)\b|"
+                          rf"\btou(?:te)?s\s+les\s+(?:\d+\s+)?{_PERIOD_FR}|\bchaque\s+(?:{_ORDINAL_FR}\s+)?{_PERIOD_FR}|"
+                          rf"\bune\s+fois\s+(?:par|tous|toutes|chaque|dans|l['’]an)\b|\b(?:deux|trois|\d+)\s+fois\b|"
+                          rf"\bpar\s+{_PERIOD_FR}", _I),
     # a menu path ("Settings > Options", "Settings → Options"), an address of any scheme ("chrome://settings");
     # not a screen named in passing ("from the Two-step Login screen": measured, it beat the page's address)
     PLACE: re.compile(r"\w[^>→›\n]{0,40}\s[>→›]\s\w|\b[a-z][a-z0-9+.-]*://\S+|\b[\w-]+(?:\.[\w-]+)+/[#\w/-]*\w|"
@@ -248,8 +253,14 @@ def states_type(text: str, kinds: frozenset[str] | set[str], asked: str = "") ->
 
 
 def _new_name(text: str, asked: str) -> bool:
+    """Whether `text` writes a name `asked` does not hold as words ("`id`" is not in "widget")."""
     folded = fold_accents(asked.lower())
-    return any(fold_accents(m.group(0).strip("`«»“”\" .").lower()) not in folded for m in _STATES[NAME].finditer(text))
+
+    def held(name: str) -> bool:
+        written = re.escape(fold_accents(name.strip("`«»“”\" .").lower()))
+        return re.search(rf"(?<!\w){written}(?!\w)", folded) is not None
+
+    return any(not held(m.group(0)) for m in _STATES[NAME].finditer(text))
 
 
 # --- days ---------------------------------------------------------------------------------------

@@ -112,6 +112,17 @@ def test_states_type(text: str, kind: str) -> None:
     assert states_type(text, {kind})
 
 
+def test_a_frequency_is_how_often_not_once_something_is_done() -> None:
+    """"Once you have…" and "Une fois la fonctionnalité activée" say "as soon as", and stated no
+    frequency when a frequency was asked; a rank within the period ("every third Tuesday") does."""
+    for text in ("Webinars take place every third Tuesday of the month.", "Chaque troisième mardi du mois.",
+                 "Backups run once a week.", "Le rapport est envoyé une fois par an.", "Run it twice a day."):
+        assert states_type(text, {FREQUENCY}), text
+    for text in ("Once you have logged in, open the Settings tab.",
+                 "Une fois la fonctionnalité activée, un onglet apparaît."):
+        assert not states_type(text, {FREQUENCY}), text
+
+
 def test_since_when_asks_a_calendar_date_which_a_unit_states() -> None:
     assert DATE in asked_types("Must new keys be limited to some addresses? Since when?")
     assert DATE in asked_types("À partir de quelle date le jeton doit-il être restreint ?")
@@ -415,6 +426,8 @@ def test_which_app_or_option_asks_for_a_name_the_question_does_not_hold() -> Non
     # the name the question holds is what was asked about; a capital after a colon opens a sentence
     assert not states_type("Lancez la configuration de votre compte Portail Rendez-vous.", {NAME}, asked)
     assert not states_type("Si vous avez déjà un compte : Votre authentification vous dirige vers l'écran.", {NAME}, asked)
+    # the question holds a name as a word, not inside one: "id" is no word of "widget"
+    assert states_type("`id` (str): The identifier of the widget.", {NAME}, "Which widget do I use?")
 
 
 SIGN_IN = ("Agents first confirm their identity on the booking portal. You can then configure the portal's services "
