@@ -58,6 +58,8 @@ PHRASE_RELATED = 0.35  # a name of known words ("Google API") is spoken of by a 
 _WORD = re.compile(r"[^\W\d_][\w'’-]*", re.UNICODE)
 _ELISION = re.compile(r"^(?:[a-zA-Z]|qu|jusqu|lorsqu|puisqu)['’]", re.IGNORECASE)
 _ACRONYM_PLURAL = re.compile(r"[A-Z]{2,}s")
+_POSSESSIVE = re.compile(r"['’]s$")  # "the iPhone's settings" names the iPhone
+_PRONOUN_I = re.compile(r"I(?:['’](?:m|ve|d|ll))?")
 # one of a kind ("an MSP") or a thing someone owns ("ma CNI", "my VPN"), never an organisation;
 # "des" is also "de les" ("la liste des CESU")
 _THING_DETERMINERS = frozenset({"a", "an", "my", "your", "our", "their", "his", "her", "its", "un", "une", "mon", "ma",
@@ -91,8 +93,8 @@ def _names(question: str, is_content: Callable[[str], bool] = lambda word: True)
     `is_content` tells a content word from a function word ("au", "pour", "the")."""
     out: list[str] = []
     for match in _WORD.finditer(question):
-        word = _ELISION.sub("", match.group(0)).strip("'’-")  # "d'Android" is the name "Android"
-        if len(word) < 2 or word.lower() in ("i", "i'm", "i've", "i'd", "i'll"):
+        word = _POSSESSIVE.sub("", _ELISION.sub("", match.group(0))).strip("'’-")  # "d'Android", "iPhone's"
+        if len(word) < 2 or _PRONOUN_I.fullmatch(word) or word in out:
             continue
         if _ACRONYM_PLURAL.fullmatch(word):
             continue  # an acronym's plural ("PCs", "APIs") is the acronym, and those name no subject alone
@@ -137,7 +139,8 @@ def _name_phrases(question: str, names: list[str]) -> list[list[str]]:
     previous_end, previous_upper = -2, False
     for word, start, end in words:  # a sentence's first word is capitalised for grammar: no run opens on it
         upper = (word[0].isupper() and not _SENTENCE_START.search(question[:start])
-                 and not _ACRONYM_PLURAL.fullmatch(word))  # "Windows PCs" are computers, no product
+                 and not _ACRONYM_PLURAL.fullmatch(word)  # "Windows PCs" are computers, no product
+                 and not _PRONOUN_I.fullmatch(word))  # "In OneLogin I'm adding…": "I" names nothing
         if upper and previous_upper and question[previous_end:start] in (" ", "-"):
             runs[-1].append(word)
         elif upper:

@@ -60,6 +60,16 @@ def test_contractions_and_function_words_in_a_title_cased_question_are_not_names
     assert question_coverage("Renew Your Certbot Certificate", index).missing_names == ("Certbot",)
 
 
+
+def test_a_possessive_names_the_same_thing_and_the_pronoun_i_opens_no_name() -> None:
+    """"my iPhone … the iPhone's settings" is one missing name: the possessive was a second one,
+    which no passage could speak of once the first was taken out of the question. "I" beside a
+    name ("In OneLogin I'm adding…") is no part of it."""
+    texts = ["Open the OneLogin portal and add an app. On iOS, open the Settings app."]
+    index = LexicalIndex.build(["c0"], texts, ["en"], payloads=[{"text": texts[0], "title": "Apps", "section": ""}])
+    assert question_coverage("On my iPhone, what do I change in the iPhone's settings?", index).missing_names == ("iPhone",)
+    assert question_coverage("In OneLogin I'm adding an app. Which one do I pick?", index).covered
+
 def test_a_short_name_for_a_longer_one_the_base_writes_is_known() -> None:
     index = LexicalIndex.build(["c0"], ["The data layer was tested on PostgreSQL and Kubernetes."], ["en"])
     assert question_coverage("How do I connect the data layer to Postgres?", index).covered  # "PostgreSQL"
