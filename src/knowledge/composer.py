@@ -84,6 +84,8 @@ MIN_SENTENCE_SIMILARITY = 0.30  # MiniLM cosine: below this a unit does not answ
 WEAK_MARGIN = 0.08  # an answer whose best unit clears the bar by less than this is weak (knowledge-gap report)
 KEEP_RATIO = 0.80  # keep units scoring at least this share of the best one
 PART_MARGIN = 0.05  # a question's part is answered by a unit beyond those chosen when it scores this much better
+BARE_FACT_WORDS = 5  # a unit stating the asked fact in this few words says nothing else
+FOLLOWING_UNITS = 3  # what answers the ask follows the unit echoing the situation this closely
 MIN_PART_WORDS = 3  # a part of fewer words asks nothing the whole question did not ("Why, and…")
 MIDDLE_RATIO = 0.70  # …and a sentence between two kept ones of a passage, scoring this share
 BLOCK_BONUS = 0.08  # a how-to question prefers steps or code
@@ -572,6 +574,8 @@ def compose(question: str, hits: list[Hit], embedder: Any, cache_dir: Path, *, k
                                             and states_type(candidates[j].unit.text, scorer.types, scorer.question))
     chosen = _focused(chosen, candidates, scorer)
     parts = [p for p in question_parts(question) if len(words(p)) >= MIN_PART_WORDS]
+    # a situation told before what is asked, when the ask has words of its own ("Where is that?" has none)
+    situated = len(parts) == 1 and len(words(parts[0])) < len(words(question)) and bool(_terms(parts[0]))
     if len(parts) > 1 and chosen:  # each part may be answered further on in the best article
         have = {(c.hit.source, c.hit.chunk_index) for c in candidates}
         rest = _units(whole_articles([candidates[chosen[0]].hit], kb, have), seen, titles=_titles(kb))
@@ -583,6 +587,8 @@ def compose(question: str, hits: list[Hit], embedder: Any, cache_dir: Path, *, k
     at = {(c.hit.source, c.hit.chunk_index, c.order): i for i, c in enumerate(candidates)}  # by position
     if len(parts) > 1 and chosen:
         chosen = _each_part_answered(chosen, candidates, parts, embedder, cache_dir, kb, at)
+    elif situated and chosen:  # the unit that echoes the situation told first is followed by what answers
+        chosen = _each_part_answered(chosen, candidates, parts, embedder, cache_dir, kb, at, following=True)
     chosen = _spans(chosen, candidates, kind, at)
     if kind == YESNO:  # the unit that says yes or no: it says "no X"/"free" about what was asked, from the
         # best-retrieved article, with most of the question's words
@@ -615,25 +621,35 @@ def compose(question: str, hits: list[Hit], embedder: Any, cache_dir: Path, *, k
 
 
 def _each_part_answered(chosen: list[int], candidates: list[_Candidate], parts: list[str], embedder: Any,
-                        cache_dir: Path, kb: Any, at: dict[tuple[str, int, int], int]) -> list[int]:
+                        cache_dir: Path, kb: Any, at: dict[tuple[str, int, int], int],
+                        following: bool = False) -> list[int]:
     """A question that asks two things gets both ("How do I set that up, and which version do I
     need?"): the units chosen for the whole question lean to one part, so each part is scored on
     its own, and the unit of the chosen articles that answers it best joins the answer when it
     clearly beats every unit already chosen on that part (with the block it announces, when it
-    ends on ":"). `at`: each candidate's index by (source, chunk, position)."""
+    ends on ":"). A part asking a type of fact is answered only by units stating one, and a bare
+    one ("Since version 2.9.1.") counts when it closely follows a chosen unit. `following`: the
+    part is the ask after a situation, answered right after the unit that echoes the situation.
+    `at`: each candidate's index by (source, chunk, position)."""
     sources = {candidates[i].hit.source for i in chosen}
     out = list(chosen)
     for part in parts:
         scorer = _Scorer(part, embedder, cache_dir, kb)
-        pool = [i for i, c in enumerate(candidates) if c.hit.source in sources and c.unit.kind != "list"
-                and (c.unit.kind != "code" or scorer.wants_code)]  # "which version?" is not read in an example
+        pool = [i for i, c in enumerate(candidates)
+                if c.hit.source in sources and c.unit.kind != "list" and _may_answer(c, scorer)]
+        if following:
+            pool = [i for i in pool if any(_follows(candidates[i], candidates[j]) for j in chosen)]
         if not pool:
             continue
         scores = scorer.ranking(candidates)
         pool = _nearest_of_each_wording(pool, out, candidates)
         best = max(pool, key=lambda i: scores[i])
-        covered = max((scores[i] for i in out if candidates[i].unit.kind != "code" or scorer.wants_code), default=0.0)
-        if best in out or scores[best] < covered + PART_MARGIN or not _answers_part(candidates[best], scores[best], scorer) \
+        covered = max((scores[i] for i in out if _may_answer(candidates[i], scorer)), default=0.0)
+        # a bare fact ("Note: Since version 2.9.1.") reads close to nothing: where it stands tells what it is said of
+        said_of_chosen = _typed(scorer) and len(words(candidates[best].unit.text)) <= BARE_FACT_WORDS \
+            and any(_follows(candidates[best], candidates[j]) for j in out)
+        if best in out or scores[best] < covered + PART_MARGIN \
+                or not (said_of_chosen or _answers_part(candidates[best], scores[best], scorer)) \
                 or any(_overlaps(candidates[best], candidates[j]) for j in out):
             continue
         out.append(best)
@@ -644,15 +660,37 @@ def _each_part_answered(chosen: list[int], candidates: list[_Candidate], parts: 
     return out
 
 
+def _typed(scorer: _Scorer) -> bool:
+    """Whether the question asks for a type of fact (a version, a name…) rather than yes or no."""
+    return bool(scorer.types) and scorer.kind != YESNO
+
+
+def _may_answer(c: _Candidate, scorer: _Scorer) -> bool:
+    """Whether `c` can answer what `scorer` asks: "which version?" is answered by a unit stating one
+    (not by a sentence echoing the product's name), and not read in an example unless code is asked."""
+    if c.unit.kind == "code":
+        return scorer.wants_code
+    return not _typed(scorer) or states_type(c.unit.text, scorer.types, scorer.question)
+
+
+def _follows(c: _Candidate, chosen: _Candidate) -> bool:
+    """Whether `c` comes shortly after `chosen`: in the same passage, or opening the next one."""
+    if c.hit.source != chosen.hit.source:
+        return False
+    if c.hit.chunk_index == chosen.hit.chunk_index:
+        return 0 < c.order - chosen.order <= FOLLOWING_UNITS
+    return c.hit.chunk_index == chosen.hit.chunk_index + 1 and c.order < FOLLOWING_UNITS
+
+
 def _nearest_of_each_wording(pool: list[int], chosen: list[int], candidates: list[_Candidate]) -> list[int]:
     """Of units worded alike but for their numbers ("Note: Since version 2.9.4." under one field,
     "…2.9.5." under the next), the one nearest a chosen unit: it is said of what was chosen, and
     the others of their own neighbours, which read just as close to the question."""
     def distance(i: int) -> tuple[int, int]:
         c = candidates[i]
-        near = [abs(c.order - candidates[j].order) for j in chosen
-                if (candidates[j].hit.source, candidates[j].hit.chunk_index) == (c.hit.source, c.hit.chunk_index)]
-        return (0, min(near)) if near else (1, 0)
+        near = [(abs(c.hit.chunk_index - candidates[j].hit.chunk_index), abs(c.order - candidates[j].order))
+                for j in chosen if candidates[j].hit.source == c.hit.source]
+        return min(near) if near else (len(candidates), 0)
 
     groups: dict[str, list[int]] = {}
     for i in pool:

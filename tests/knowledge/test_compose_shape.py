@@ -333,6 +333,36 @@ def test_a_part_asking_the_values_of_a_setting_gets_the_sentence_listing_them(an
     assert "`compact`" in result.text  # the second part: short, it reads far from every sentence on its own
 
 
+def test_after_a_situation_the_sentence_that_answers_the_ask_follows_the_one_echoing_it(answer) -> None:
+    """The question tells its situation first; units echoing it read closest to the whole question
+    (here from three articles), and what the ask wants is said right after the best of them."""
+    page = ("When your dropdown list is too long, you can upload a spreadsheet of its choices as a CSV reference "
+            "file. Applicants only see its leftmost column.\n\nReviewers can export every application as a "
+            "spreadsheet, one row per application.")
+    result = answer("For a long dropdown I upload a spreadsheet holding the school name and several internal "
+                    "columns. What will applicants see of it?",
+                    [hit(page, "forms.md", "Building a form", "Choice lists"),
+                     hit("The exported spreadsheet has as many columns as the form has fields, one application per "
+                         "row.", "exports.md", "Exports", "Spreadsheet"),
+                     hit("To fill a long dropdown faster, you can upload a spreadsheet holding the school names.",
+                         "lists.md", "Lists", "Dropdowns"),
+                     hit("Internal columns of a spreadsheet you upload are kept with the form.", "columns.md",
+                         "Columns", "Internal columns")])
+    assert "leftmost column" in result.text
+
+
+def test_a_part_asking_a_version_gets_the_note_after_the_chosen_example_not_an_echo(answer) -> None:
+    """"…and which version do I need?": a sentence naming the product reads closer to that part
+    than the note "Since version 2.9.1." that closes the example in the next passage."""
+    usage = ("Use `Tab` to group settings into named tabs when you have many inputs.\n\n```python\n"
+             "settings = await cl.ChatSettings(tabs=[Tab(id=\"llm\", label=\"LLM\", inputs=[model])]).send()\n```")
+    note = "Note: Since version 2.9.1.\n\nYou can also open the Chainlit settings with the / command."
+    result = answer("My settings form has grown to twenty inputs. Can I split it into named sections, and which "
+                    "Chainlit version do I need?",
+                    [hit(usage, "settings.md", "Chat settings", "Tabs", 0),
+                     hit(note, "settings.md", "Chat settings", "Tabs", 1)])
+    assert "2.9.1" in result.text
+
 def test_a_part_is_answered_by_a_unit_stating_its_type_that_reads_close_to_the_whole_question() -> None:
     """A part ("…and what values does it take?") is short: its own cosines run below the bar."""
     def candidate(kind: str, text: str, whole: float) -> composer._Candidate:
