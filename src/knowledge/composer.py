@@ -863,7 +863,9 @@ def _with_what_follows(chosen: list[int], candidates: list[_Candidate],
       next one what to do ("…you should not put your own keys in the `.env` file. Instead, use
       `user_env`…"); so does one followed by "To do so," / "Pour ce faire," ("…you need to
       regenerate them. To do so, remove the `.chainlit/translations` folder…") or by "However,
-      you can" ("The default avatar is the favicon. However, you can… in `/public/avatars`")."""
+      you can" ("The default avatar is the favicon. However, you can… in `/public/avatars`");
+    - the best unit, a sentence ending on ":", comes with the block it introduces, or with the
+      sentence after it: the screenshot the colon announced is gone, and that sentence is the next step."""
     out = list(chosen)
     for i in chosen:
         c = candidates[i]
@@ -879,8 +881,11 @@ def _with_what_follows(chosen: list[int], candidates: list[_Candidate],
                 and _SAYS_WHAT_TO_DO.match(following.text):
             order = after
         elif i == chosen[0] and c.unit.kind == "sentence" and c.unit.text.rstrip().endswith(":") \
-                and following is not None and following.kind in ("code", "list"):
-            order = after  # the unit that answers best introduces a block: the block comes with it
+                and following is not None and following.kind in ("code", "list", "sentence"):
+            # the unit that answers best introduces a block: the block comes with it; a sentence right
+            # after it follows the picture the colon announced ("…select the Add App button:" [screenshot]
+            # "In the search bar, type `saml test connector`…")
+            order = after
         else:
             continue
         j = at.get((c.hit.source, c.hit.chunk_index, order)) if order is not None else None

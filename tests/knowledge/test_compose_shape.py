@@ -625,3 +625,17 @@ def test_a_lead_in_kept_over_a_screenshot_ends_on_a_full_stop(answer) -> None:
     result = answer("I have a Nimbus phone and the fill pop-up never shows when I tap a password box. What do I turn on?",
                     [hit(OVERLAY, "autofill.md", "Autofill", "Troubleshooting")])
     assert "Floating Windows" in result.text, result.text
+
+
+def test_the_best_unit_leading_a_dropped_screenshot_comes_with_the_step_after_it() -> None:
+    """"…select the Add App button:" announced a screenshot the reader dropped; the sentence after it
+    is the next step ("type `relay connector`…"), which answers "which app do I search for?"."""
+    texts = ["In the Admin Portal, open the Applications screen and select the Add App button:",
+             "Type `relay connector` in the search field and pick Relay Connector (Advanced).",
+             "Give it a display name of your choice and select Save."]
+    units = [Unit("sentence", text, position, position) for position, text in enumerate(texts)]
+    page = hit("\n\n".join(texts), "saml.md", "SAML", "Create an app")
+    candidates = [composer._Candidate(u, page, 0.0, order, units) for order, u in enumerate(units)]
+    at = {("saml.md", 0, order): order for order in range(len(units))}
+    assert composer._with_what_follows([0], candidates, at) == [0, 1]
+    assert composer._with_what_follows([2], candidates, at) == [2]  # no colon: nothing is announced
