@@ -573,7 +573,7 @@ def compose(question: str, hits: list[Hit], embedder: Any, cache_dir: Path, *, k
         chosen = whole_when_every_item_fits(chosen, candidates, lambda j: candidates[j].score >= KEEP_RATIO * best.score
                                             and states_type(candidates[j].unit.text, scorer.types, scorer.question))
     chosen = _focused(chosen, candidates, scorer)
-    parts = [p for p in question_parts(question) if len(words(p)) >= MIN_PART_WORDS]
+    parts = [p for p in question_parts(question) if len(words(p)) >= MIN_PART_WORDS and not _vague_yes_no(p)]
     # a situation told before what is asked, when the ask has words of its own ("Where is that?" has none)
     situated = len(parts) == 1 and len(words(parts[0])) < len(words(question)) and bool(_terms(parts[0]))
     if len(parts) > 1 and chosen:  # each part may be answered further on in the best article
@@ -658,6 +658,13 @@ def _each_part_answered(chosen: list[int], candidates: list[_Candidate], parts: 
         if c.unit.text.endswith(":") and block is not None and candidates[block].unit.kind in ("code", "list"):
             out.append(block)  # "Make sure everything runs smoothly:" → "chainlit hello"
     return out
+
+
+def _vague_yes_no(part: str) -> bool:
+    """A part asking yes or no with one word of its own at most ("Est-ce normal ?", "Is that
+    possible?"): it reads close to any sentence sharing that word ("…comme des champs normaux"),
+    and the unit deciding yes or no for the whole question answers it."""
+    return question_kind(part) == YESNO and len(_terms(part)) < 2
 
 
 def _typed(scorer: _Scorer) -> bool:

@@ -139,7 +139,7 @@ def question_kind(question: str) -> str:
     first = (words(tail) or [""])[0]
     if first in _EN_AUX:
         return YESNO
-    if re.match(r"^\s*est[- ]ce\s+qu", tail, re.IGNORECASE):
+    if re.match(r"^\s*est[- ]ce\s+(?:qu|[^\W\d_])", tail, re.IGNORECASE):  # "Est-ce que…", "Est-ce normal ?"
         return YESNO
     if not _FR_WH.match(tail) and _FR_INVERSION.search(tail) and not _WH_ANYWHERE.search(tail):
         return YESNO

@@ -137,6 +137,7 @@ def test_unrelated_question_is_not_found(answer) -> None:
     ("Is it better to pay monthly or yearly?", OTHER), ("Can I pay by card or by transfer?", YESNO),
     ("New hires open their invitation too late and it has already run out. Can we give them more time?", YESNO),
     ("Mon invitation a expiré hier. Puis-je en recevoir une autre ?", YESNO),  # a statement, then the question
+    ("Je reçois un e-mail chaque mois. Est-ce normal ?", YESNO), ("Est-ce possible ?", YESNO),  # "est-ce" + no "que"
 ])
 def test_question_kind(question: str, kind: str) -> None:
     assert question_kind(question) == kind

@@ -639,3 +639,16 @@ def test_the_best_unit_leading_a_dropped_screenshot_comes_with_the_step_after_it
     at = {("saml.md", 0, order): order for order in range(len(units))}
     assert composer._with_what_follows([0], candidates, at) == [0, 1]
     assert composer._with_what_follows([2], candidates, at) == [2]  # no colon: nothing is announced
+
+
+def test_a_yes_no_part_with_one_word_of_its_own_adds_no_sentence_sharing_that_word(answer) -> None:
+    """"Est-ce normal, et à quelle fréquence ?": scored alone, "Est-ce normal" read closest to the
+    sentence holding "normaux", which answers nothing; the sentence deciding the question answers it."""
+    page = ("Une fois votre compte créé, vous recevrez un e-mail pour choisir votre mot de passe. Attention : tous les "
+            "30 jours, pour des raisons de sécurité, nous vous enverrons un e-mail vous demandant de vérifier votre "
+            "compte.\n\nLes annotations privées s'ajoutent ensuite comme des champs normaux du formulaire.")
+    result = answer("Je suis administrateur et je reçois régulièrement un e-mail me demandant de vérifier mon compte. "
+                    "Est-ce normal, et à quelle fréquence ?",
+                    [hit(page, "admin.md", "Tutoriel administrateur", "Compte")])
+    assert "tous les 30 jours" in result.text
+    assert "normaux" not in result.text, result.text
