@@ -382,6 +382,7 @@ class _Scorer:
         self.question, self.embedder, self.cache_dir, self.kb = question, embedder, cache_dir, kb
         self.kind = question_kind(question)
         self.types = asked_types(question)
+        self.typed = bool(self.types) and self.kind != YESNO  # a type of fact asked (a version, a name…), not yes/no
         self.days = days_named(question)
         self.quantity = asks_quantity(question)
         self.language = detect_language(question)
@@ -409,7 +410,12 @@ class _Scorer:
             return False
         if self.days and not days_named(unit.text) & self.days:
             return False
-        return bool(self.days) or (bool(self.types) and states_type(unit.text, self.types, self.question))
+        return bool(self.days) or (bool(self.types) and self.states(unit.text))
+
+    def states(self, text: str) -> bool:
+        """Whether `text` states the type of fact asked (`answer_types.states_type`); a name the
+        question holds already is no answer."""
+        return states_type(text, self.types, self.question)
 
     def article_language(self, hit: Hit) -> str:
         if hit.source not in self._languages:
@@ -476,7 +482,7 @@ class _Scorer:
             fit += TYPE_BONUS  # "which method streams tokens?": the example writes the name
         if c.unit.kind != "code":
             if self.types:
-                if states_type(unit.text, self.types, self.question):
+                if self.states(unit.text):
                     fit += TYPE_BONUS
                 elif self.kind != YESNO:  # "can I pay in cash?" is answered without an amount
                     fit -= TYPE_PENALTY
@@ -571,7 +577,7 @@ def compose(question: str, hits: list[Hit], embedder: Any, cache_dir: Path, *, k
             budget = min(budget, 2)
     if scorer.types:  # each condition listed under "In order for X to be eligible:" is the answer
         chosen = whole_when_every_item_fits(chosen, candidates, lambda j: candidates[j].score >= KEEP_RATIO * best.score
-                                            and states_type(candidates[j].unit.text, scorer.types, scorer.question))
+                                            and scorer.states(candidates[j].unit.text))
     chosen = _focused(chosen, candidates, scorer)
     parts = [p for p in question_parts(question) if len(words(p)) >= MIN_PART_WORDS and not _vague_yes_no(p)]
     # a situation told before what is asked, when the ask has words of its own ("Where is that?" has none)
@@ -646,7 +652,7 @@ def _each_part_answered(chosen: list[int], candidates: list[_Candidate], parts: 
         best = max(pool, key=lambda i: scores[i])
         covered = max((scores[i] for i in out if _may_answer(candidates[i], scorer)), default=0.0)
         # a bare fact ("Note: Since version 2.9.1.") reads close to nothing: where it stands tells what it is said of
-        said_of_chosen = _typed(scorer) and len(words(candidates[best].unit.text)) <= BARE_FACT_WORDS \
+        said_of_chosen = scorer.typed and len(words(candidates[best].unit.text)) <= BARE_FACT_WORDS \
             and any(_follows(candidates[best], candidates[j]) for j in out)
         if best in out or scores[best] < covered + PART_MARGIN \
                 or not (said_of_chosen or _answers_part(candidates[best], scores[best], scorer)) \
@@ -667,17 +673,12 @@ def _vague_yes_no(part: str) -> bool:
     return question_kind(part) == YESNO and len(_terms(part)) < 2
 
 
-def _typed(scorer: _Scorer) -> bool:
-    """Whether the question asks for a type of fact (a version, a name…) rather than yes or no."""
-    return bool(scorer.types) and scorer.kind != YESNO
-
-
 def _may_answer(c: _Candidate, scorer: _Scorer) -> bool:
     """Whether `c` can answer what `scorer` asks: "which version?" is answered by a unit stating one
     (not by a sentence echoing the product's name), and not read in an example unless code is asked."""
     if c.unit.kind == "code":
         return scorer.wants_code
-    return not _typed(scorer) or states_type(c.unit.text, scorer.types, scorer.question)
+    return not scorer.typed or scorer.states(c.unit.text)
 
 
 def _follows(c: _Candidate, chosen: _Candidate) -> bool:
@@ -795,7 +796,7 @@ def _answers_part(c: _Candidate, part_score: float, scorer: _Scorer) -> bool:
     if part_score >= MIN_SENTENCE_SIMILARITY:
         return True
     return bool(scorer.types) and c.unit.kind != "code" and c.similarity >= MIN_SENTENCE_SIMILARITY \
-        and states_type(c.unit.text, scorer.types, scorer.question)
+        and scorer.states(c.unit.text)
 
 
 def _focused(chosen: list[int], candidates: list[_Candidate], scorer: _Scorer) -> list[int]:
@@ -808,13 +809,13 @@ def _focused(chosen: list[int], candidates: list[_Candidate], scorer: _Scorer) -
                   if candidates[i].unit.kind != "code" and scorer.focus <= _terms(candidates[i].unit.text)}
         if naming:
             chosen = [i for i in chosen if candidates[i].hit.source in naming]
-    if chosen and scorer.types and scorer.kind != YESNO:
+    if chosen and scorer.typed:
         best = candidates[chosen[0]]
-        if best.unit.kind != "code" and states_type(best.unit.text, scorer.types, scorer.question):
+        if best.unit.kind != "code" and scorer.states(best.unit.text):
             # "combien d'argent…?" answered by "…25 € par formulaire": another article's sentence
             # stating no amount is padding
             chosen = [i for i in chosen if candidates[i].hit.source == best.hit.source
-                      or states_type(candidates[i].unit.text, scorer.types, scorer.question)]
+                      or scorer.states(candidates[i].unit.text)]
     return chosen
 
 

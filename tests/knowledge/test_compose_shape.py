@@ -9,7 +9,7 @@ from types import SimpleNamespace
 import pytest
 
 from knowledge import composer
-from knowledge.answer_types import CHOICES
+from knowledge.answer_types import CHOICES, states_type
 from knowledge.composer import compose
 from knowledge.fragments import fragment_reasons
 from knowledge.passage_units import Unit
@@ -369,13 +369,15 @@ def test_a_part_is_answered_by_a_unit_stating_its_type_that_reads_close_to_the_w
         return composer._Candidate(Unit(kind, text, 0, 0), hit(text, "m.md", "Migration"), 0.0, 0, [],
                                    similarity=whole)
 
-    asks_values = SimpleNamespace(types=frozenset({CHOICES}), question="What values can it take?")
+    asks_values = SimpleNamespace(types=frozenset({CHOICES}), question="What values can it take?",
+                                  states=lambda text: states_type(text, {CHOICES}, "What values can it take?"))
     listing = "The `steps` setting can be set to `hidden`, `compact`, or `full`."
     assert composer._answers_part(candidate("sentence", listing, 0.5), 0.25, asks_values)
     assert not composer._answers_part(candidate("sentence", listing, 0.2), 0.25, asks_values)  # far from the question
     assert not composer._answers_part(candidate("sentence", "This setting controls the display.", 0.5), 0.25,
                                       asks_values)  # states no value
-    assert not composer._answers_part(candidate("sentence", listing, 0.5), 0.25, SimpleNamespace(types=frozenset(), question=""))
+    asks_no_type = SimpleNamespace(types=frozenset(), question="", states=lambda text: False)
+    assert not composer._answers_part(candidate("sentence", listing, 0.5), 0.25, asks_no_type)
     assert composer._answers_part(candidate("sentence", "This setting controls the display.", 0.2), 0.35,
                                   asks_values)  # a part score above the bar is enough
 
