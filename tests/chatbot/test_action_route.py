@@ -14,7 +14,8 @@ import pytest
 
 from tests.chainlit_driver import ChatSession, ServerProcess, chainlit_server, list_threads, login
 
-WAIT_S = 1.5
+WAIT_S = 8.0  # long enough for a socket's connect and resume on a loaded CI machine (1.5 s was not)
+CLICK_AHEAD_S = 0.5  # the click is sent this long before its session's socket connects
 
 
 @pytest.fixture(scope="module")
@@ -64,9 +65,10 @@ async def test_a_click_whose_session_connects_meanwhile_is_delivered(app: Server
     token = login(app.url, "alice", "alice-pass-1")
     chat = ChatSession(app.url, token, chat_profile="Coach")
     body = click_body(chat.session_id, name="agent_choice")
+    logged_before = len(app.logs())
     async with httpx.AsyncClient(cookies={"access_token": token}, timeout=60) as http:
         click = asyncio.create_task(http.post(app.url + "/project/action", json=body))
-        await asyncio.sleep(WAIT_S / 3)
+        await asyncio.sleep(CLICK_AHEAD_S)
         await chat.connect()
         try:
             reply = await click
@@ -74,6 +76,7 @@ async def test_a_click_whose_session_connects_meanwhile_is_delivered(app: Server
             await chat.close()
     assert reply.status_code == 200, reply.text
     assert reply.json()["success"] is True
+    assert "click on 'agent_choice' waited" in app.logs()[logged_before:], "the click did not wait for its socket"
 
 
 async def test_a_reconnect_during_a_clicked_turn_shows_the_thread_after_that_turn(app: ServerProcess) -> None:
