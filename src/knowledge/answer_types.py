@@ -83,9 +83,10 @@ _ASKS: list[tuple[str, re.Pattern[str]]] = [
                        r"sont|est|trouver)\b|\bin\s+which\s+(?:country|city|place|menu|screen|tab)\b|"
                        r"\bdans\s+quel(?:le)?\s+(?:pays|ville|endroit|menu|ecran|onglet)\b|\ba\s+quel\s+endroit\b", _I)),
     # "call" the verb ("can I call the club?"), not the noun of code ("which call sets it up?")
-    (CONTACT, re.compile(r"\b(?:contact|reach|(?<!which\s)(?<!what\s)(?<!api\s)(?<!the\s)(?<!this\s)call|"
+    (CONTACT, re.compile(r"\b(?:contact|reach|(?<!which\s)(?<!what\s)(?<!api\s)(?<!the\s)(?<!this\s)call(?!\s+(?:it|that|this|these|those)\b)|"
                          r"by\s+phone|phone\s+(?:number|support)|e-?mail\s+address|get\s+in\s+touch|talk\s+to)\b|\b(?:joindre|contacter|appeler|par\s+telephone|"
-                         r"numero\s+de\s+telephone|telephoner|ecrire\s+a)\b", _I)),
+                         r"numero\s+de\s+telephone|telephoner|ecrire\s+(?:a|au|aux)|quel(?:le)?s?\s+(?:adresses?|courriels?)|"
+                         r"par\s+courriel)\b", _I)),
     (BENEFIT, re.compile(r"\bwhat\s+(?:do|does|will|would|can)\s+(?:i|we|you|they|my\s+\w+)\s+(?:get|receive|earn|win)\b|"
                          r"\bwhat\W*s\s+in\s+it\s+for\b|\bqu\W*est-ce\s+que\s+(?:je|j|on|nous)\W*\s*"
                          r"(?:gagne|recoi|obtien|touche)\w*|\bque\s+(?:gagne|recoit|obtient)\w*", _I)),

@@ -153,6 +153,15 @@ def test_which_call_asks_for_code_not_for_a_phone_number() -> None:
     assert CONTACT in asked_types("Is there a number I can call?")
 
 
+def test_naming_a_thing_is_no_call_and_which_address_to_write_to_is_a_contact() -> None:
+    assert CONTACT not in asked_types("Users see a Spanish readme: what do I call that file?")
+    assert CONTACT in asked_types("Can I call them on Sunday?")  # people, not a thing named
+    assert CONTACT in asked_types("Je voudrais écrire au délégué. À quelle adresse électronique ?")
+    assert CONTACT in asked_types("Quelle adresse de courriel utiliser pour le support ?")
+    # an address of one's own named in passing asks for none
+    assert CONTACT not in asked_types("Vaut-il mieux ouvrir le compte avec mon adresse mail à mon nom ?")
+
+
 def test_a_french_article_is_not_a_number_and_a_capital_a_is_not_a_place() -> None:
     assert not states_type("Personne ne peut vous aider pour un problème d'accès.", {TIME, DURATION, QUANTITY})
     assert not states_type("Tap a payment to download a PDF invoice.", {PLACE})
