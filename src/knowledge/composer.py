@@ -58,7 +58,7 @@ from knowledge.list_context import (
     whole_steps,
     whole_when_every_item_fits,
 )
-from knowledge.passage_units import Unit, capitalise, plain, units_of
+from knowledge.passage_units import Unit, capitalise, captions_code, plain, units_of
 from knowledge.pointers import is_pointer, pointer_targets, strip_pointers
 from knowledge.polarity import answer_polarity
 from knowledge.question_kind import (
@@ -877,7 +877,8 @@ def _with_what_follows(chosen: list[int], candidates: list[_Candidate],
     out = list(chosen)
     for i in chosen:
         c = candidates[i]
-        after = next((k for k in range(c.order + 1, len(c.siblings)) if not is_pointer(c.siblings[k])), None)
+        after = next((k for k in range(c.order + 1, len(c.siblings))
+                      if not is_pointer(c.siblings[k]) and not captions_code(c.siblings, k)), None)
         following = c.siblings[after] if after is not None else None  # "See how to … [here]." says nothing
         if c.unit.kind == "item" and c.unit.text.rstrip().endswith(":"):
             # the next unit that is not the item's own list (a passage lists its items, then the list)
@@ -1053,8 +1054,12 @@ def _block_after(c: _Candidate, kb: Any) -> tuple[Hit, Unit] | None:
 def _introduces(c: _Candidate, block: _Candidate) -> bool:
     """Whether sentence `c` is the lead-in of `block`, quoted right after it: it keeps its colon.
     A lead-in kept over what the page showed instead (a screenshot: `list_context.gather_lists`)
-    ends on a full stop, even when another lead-in and its list follow it."""
-    return _is_block(block) and block.hit.source == c.hit.source and block.unit.lead == c.unit.text
+    ends on a full stop, even when another lead-in and its list follow it. A tab's caption between
+    the two ("Bash") does not part them."""
+    if not _is_block(block) or block.hit.source != c.hit.source:
+        return False
+    return block.unit.lead == c.unit.text or (block.hit.chunk_index == c.hit.chunk_index and block.order == c.order + 2
+                                              and captions_code(c.siblings, c.order + 1))
 
 
 def _near_duplicate(a: _Candidate, b: _Candidate, cosine: float) -> bool:

@@ -21,7 +21,7 @@ from collections.abc import Callable, Collection, Sequence
 from typing import Any, Protocol
 
 from knowledge.fragments import ends_a_sentence, opens_on_pronoun
-from knowledge.passage_units import Unit, render_list
+from knowledge.passage_units import Unit, captions_code, render_list
 from knowledge.pointers import is_pointer
 
 MAX_ITEMS = 8
@@ -155,6 +155,7 @@ def gather_lists(chosen: list[Any]) -> list[Any]:
     drop: set[int] = set()
     leads = {(c.hit.source, c.hit.chunk_index, c.unit.lead) for c in chosen if c.unit.kind == "code" and c.unit.lead}
     rows_led = {(c.hit.source, c.hit.chunk_index, c.unit.lead) for c in chosen if c.unit.kind == "row" and c.unit.lead}
+    codes = {(c.hit.source, c.hit.chunk_index, c.order) for c in chosen if c.unit.kind == "code"}
     for i, c in enumerate(chosen):
         if c.unit.kind == "sentence" and (c.hit.source, c.hit.chunk_index, c.unit.text) in leads:
             drop.add(i)  # the code block it introduces is quoted under it already (a row is shown without its lead-in)
@@ -163,7 +164,9 @@ def gather_lists(chosen: list[Any]) -> list[Any]:
         block: int | None = unit.block if unit.kind in ("item", "list") else _introduced_block(unit, c.siblings)
         if block is None:
             if unit.kind == "sentence" and unit.text.endswith(":") and len(chosen) > 1 \
-                    and (c.hit.source, c.hit.chunk_index, unit.text) not in rows_led and _announces_more(c):
+                    and (c.hit.source, c.hit.chunk_index, unit.text) not in rows_led and _announces_more(c) \
+                    and not (captions_code(c.siblings, c.order + 1)
+                             and (c.hit.source, c.hit.chunk_index, c.order + 2) in codes):
                 drop.add(i)  # a lead-in without its list (a table's rows quoted after it are its list)
             continue
         groups.setdefault((c.hit.source, c.hit.chunk_index, block), []).append(i)

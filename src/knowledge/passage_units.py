@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 
 from knowledge.fragments import is_label, opens_on_name
 from knowledge.markup import TABLE_RULE
+from relais.language import words
 from relais.sentences import split_sentences
 
 _FENCE = re.compile(r"^\s*(```|~~~)")
@@ -160,6 +161,20 @@ class _Builder:
         lead = self.last_sentence
         self.add(Unit("code", "\n".join(lines), 0, self.block, lead=lead))
         self.block += 1
+
+
+CAPTION_WORDS = 3  # "Bash", "PowerShell", "macOS / Linux": a tab's caption, not a sentence
+
+
+def captions_code(units: list[Unit], k: int) -> bool:
+    """Whether `units[k]` is a bare caption over the code block right after it (a tabbed page's
+    "Bash" once its icons are read away): a few words with no sentence's end. A sentence ending on
+    ":" before it introduces that block; the caption only names the tab."""
+    if not 0 <= k < len(units) - 1:
+        return False
+    unit = units[k]
+    return unit.kind == "sentence" and 0 < len(words(unit.text)) <= CAPTION_WORDS \
+        and not unit.text.rstrip().endswith((".", ":", "!", "?")) and units[k + 1].kind == "code"
 
 
 def render_list(items: list[str], numbered: bool, markers: list[str] | None = None) -> str:

@@ -12,7 +12,7 @@ from knowledge import composer
 from knowledge.answer_types import CHOICES, states_type
 from knowledge.composer import compose
 from knowledge.fragments import fragment_reasons
-from knowledge.passage_units import Unit
+from knowledge.passage_units import Unit, captions_code
 from knowledge.retrieval import Hit
 from relais.embeddings import get_embedder
 
@@ -654,3 +654,25 @@ def test_a_yes_no_part_with_one_word_of_its_own_adds_no_sentence_sharing_that_wo
                     [hit(page, "admin.md", "Tutoriel administrateur", "Compte")])
     assert "tous les 30 jours" in result.text
     assert "normaux" not in result.text, result.text
+
+
+TABBED = ("### Self-signed certificates\n\nThe command-line client trusts only public authorities. If your server shows "
+          "a certificate you signed yourself, point the client at it with the variable `RELAY_EXTRA_CERTS`:\n\n"
+          "Bash\n\n```\nexport RELAY_EXTRA_CERTS=\"/path/to/ca.pem\"\n```\n\n"
+          "PowerShell\n\n```\n$env:RELAY_EXTRA_CERTS=\"/path/to/ca.pem\"\n```")
+
+
+def test_a_lead_in_over_a_tab_caption_comes_with_its_code(answer) -> None:
+    """A tabbed page read as text puts the tab's caption ("Bash") between the sentence ending on ":"
+    and its code. The caption only names the tab: the sentence stays, with its colon and its code,
+    instead of being dropped as a lead-in to nothing."""
+    result = answer("Our server's certificate is one we signed ourselves and the command-line client refuses it. "
+                    "What do I set?", [hit(TABBED, "cli.md", "Command line", "Self-signed certificates")])
+    assert "with the variable `RELAY_EXTRA_CERTS`:\n```\nexport RELAY_EXTRA_CERTS" in result.text, result.text
+
+
+def test_a_caption_is_a_few_words_over_a_code_block() -> None:
+    units = [Unit("sentence", "Set the variable:", 0, 0), Unit("sentence", "Bash", 1, 1), Unit("code", "```\nx\n```", 2, 2),
+             Unit("sentence", "Run it.", 3, 3), Unit("code", "```\ny\n```", 4, 4), Unit("sentence", "macOS", 5, 5)]
+    assert [captions_code(units, k) for k in range(-1, len(units) + 1)] == [False, False, True, False, False, False,
+                                                                             False, False]
