@@ -136,6 +136,7 @@ class _Candidate:
     extra: bool = False  # found by the answer-type search of whole articles, not by retrieval
     behind: bool = False  # from a chunk ranked right behind the hits (`KnowledgeBase.runners_up`)
     led: bool = False  # a block quoted right after the sentence or item ending on ":" that introduces it
+    pictured: bool = False  # a sentence ending its passage on ":" over a picture: the next passage opens on no block
 
 
 def _usable(unit: Unit) -> bool:
@@ -1004,7 +1005,9 @@ def _with_block_of_next_passage(chosen: list[_Candidate], kb: Any) -> list[_Cand
     """The unit that answers best, a sentence ending its passage on ":" ("Vous pouvez ensuite
     paramétrer le type de rendez-vous :"), comes with the list or code block that opens the next
     passage: the types it announces are there, and the lead-in alone says nothing (it would be
-    dropped, and the answer left to lesser units)."""
+    dropped, and the answer left to lesser units). When the next passage opens on no block (a new
+    section, or no passage), what the colon announced was a picture: the sentence is a whole
+    statement, kept and closed (`pictured`)."""
     if not chosen or kb is None:
         return chosen
     best = chosen[0]
@@ -1012,7 +1015,7 @@ def _with_block_of_next_passage(chosen: list[_Candidate], kb: Any) -> list[_Cand
         return chosen
     opening = _opening_of_next_passage(best, kb)
     if opening is None or opening[1][opening[2]].kind not in ("item", "list", "code"):
-        return chosen
+        return [replace(best, pictured=True), *chosen[1:]]
     following, units, first = opening
     block = units[first].block
     whole = next((u for u in units if u.block == block and u.kind in ("list", "code")), units[first])

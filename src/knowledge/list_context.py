@@ -106,7 +106,10 @@ def _announces_more(c: Any) -> bool:
     """Whether a sentence ending with ":" leads into more than it says: a block or a list after it,
     or the end of its passage (the block may open the next one). Followed by a sentence, what it
     announced was a picture the reader dropped ("…select Realm Settings → Keys and get your
-    certificate:" over a screenshot): it is a whole statement."""
+    certificate:" over a screenshot): it is a whole statement. So it is when it ends its passage and
+    the next one opens on no block (`pictured`, set by the composer)."""
+    if getattr(c, "pictured", False):
+        return False
     following = c.siblings[c.order + 1] if c.order + 1 < len(c.siblings) else None
     return following is None or following.kind != "sentence" or not ends_a_sentence(following.text) \
         or is_pointer(following)  # a button's label ("Start your free trial") or a link is what it announced

@@ -255,6 +255,19 @@ def test_a_lead_in_ending_its_chunk_comes_with_the_list_opening_the_next(answer)
     assert "choose the kind of visit:\n" in result.text and "a trip to the address" in result.text, result.text
 
 
+def test_a_lead_in_ending_its_chunk_over_a_picture_is_a_whole_statement(answer) -> None:
+    """"…use the gear menu's Resend Invitations:" ended its passage over a screenshot, and the next
+    passage opens a new section, on no block: what the colon announced was the picture. The
+    sentence answers, closed; it was dropped as a lead-in to nothing."""
+    chunks = [Hit("To add members, open the Members tab and select Invite Member. Enter up to 20 addresses, comma-separated, "
+                  "and select Save.\n\nInvitations expire after 5 days. Re-invite members in bulk by selecting each "
+                  "member and using the gear menu's Resend Invitations:", "members.md", "Members", "Invite", 0, 1.0),
+              Hit("Invited members receive an email. Clicking its link opens the invitation page, where they log in "
+                  "or create an account to accept.", "members.md", "Members", "Accept", 1, 0.0)]
+    result = answer("How do I re-invite several members in bulk?", [chunks[0]], kb=ArticleKB(chunks))
+    assert "gear menu's Resend Invitations." in result.text, result.text
+
+
 def test_a_part_is_answered_by_the_note_of_the_chosen_field(answer) -> None:
     """Each field ends on "Note: Since version …": the version asked is the one under the field chosen."""
     chunks = [Hit("`drafts` (bool), default `false`: Keep unsent messages. When enabled, what a user typed stays "
