@@ -50,6 +50,7 @@ from knowledge.fragments import opens_on_pronoun, refers_back, starts_lower
 from knowledge.language import detect_language
 from knowledge.lexical import analyse_query
 from knowledge.list_context import (
+    code_under_caption,
     gather_lists,
     heading_lead,
     heading_of,
@@ -1061,8 +1062,7 @@ def _introduces(c: _Candidate, block: _Candidate) -> bool:
     the two ("Bash") does not part them."""
     if not _is_block(block) or block.hit.source != c.hit.source:
         return False
-    return block.unit.lead == c.unit.text or (block.hit.chunk_index == c.hit.chunk_index and block.order == c.order + 2
-                                              and captions_code(c.siblings, c.order + 1))
+    return block.unit.lead == c.unit.text or code_under_caption(c) == (block.hit.source, block.hit.chunk_index, block.order)
 
 
 def _near_duplicate(a: _Candidate, b: _Candidate, cosine: float) -> bool:

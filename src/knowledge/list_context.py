@@ -115,6 +115,15 @@ def _announces_more(c: Any) -> bool:
         or is_pointer(following)  # a button's label ("Start your free trial") or a link is what it announced
 
 
+def code_under_caption(c: Any) -> tuple[str, int, int] | None:
+    """Where the code block stands (source, chunk, position) that sentence `c`, ending on ":",
+    introduces over a tab's caption ("…specify `NODE_EXTRA_CA_CERTS`:" "Bash" [code]); None when
+    no caption parts them."""
+    if c.unit.kind != "sentence" or not c.unit.text.endswith(":") or not captions_code(c.siblings, c.order + 1):
+        return None
+    return c.hit.source, c.hit.chunk_index, c.order + 2
+
+
 def _introduced_block(unit: Unit, siblings: list[Unit]) -> int | None:
     """The block (list) a sentence ending with ":" introduces in its passage, if any."""
     if unit.kind != "sentence" or not unit.text.endswith(":"):
@@ -168,8 +177,7 @@ def gather_lists(chosen: list[Any]) -> list[Any]:
         if block is None:
             if unit.kind == "sentence" and unit.text.endswith(":") and len(chosen) > 1 \
                     and (c.hit.source, c.hit.chunk_index, unit.text) not in rows_led and _announces_more(c) \
-                    and not (captions_code(c.siblings, c.order + 1)
-                             and (c.hit.source, c.hit.chunk_index, c.order + 2) in codes):
+                    and code_under_caption(c) not in codes:
                 drop.add(i)  # a lead-in without its list (a table's rows quoted after it are its list)
             continue
         groups.setdefault((c.hit.source, c.hit.chunk_index, block), []).append(i)
