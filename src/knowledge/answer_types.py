@@ -169,7 +169,11 @@ _STATES: dict[str, re.Pattern[str]] = {
                      r"\baround\s+the\s+clock\b|\b24/7\b|\bjour\s+et\s+nuit\b", _I),
     DURATION: re.compile(rf"\b{_NUM_EN}[\s-]+(?:business\s+|working\s+|calendar\s+|full\s+)?{_TIME_UNITS_EN}\b|"
                          rf"\b{_NUM}[\s-]+{_TIME_UNITS_FR}(?:\s+ouvr[ée]s)?\b|\b\d+-(?:day|week|month|year|minute|"
-                         r"hour)\b|\b(?:immediately|instantly|at\s+once|straight\s+away|right\s+away|"
+                         r"hour)\b|"
+                         # written short ("au minimum 48h à l'avance", "de 72h", "30 min"), not a clock time ("de 8h à 18h", "avant 18h", "24h/24")
+                         r"(?<!\bà\s)(?<!\ba\s)(?<!\bdès\s)(?<!\bavant\s)(?<!\bvers\s)(?<!\bat\s)(?<!\bfrom\s)"
+                         r"(?<!\buntil\s)(?<!\bbefore\s)(?<![-–—]\s)(?<![-–—])\b\d+\s?(?:h|min|mn)\b(?!\s*(?:à|a|-|–|—|to)\s*\d)(?!\s*/)|"
+                         r"\b(?:immediately|instantly|at\s+once|straight\s+away|right\s+away|"
                          r"imm[ée]diatement|tout\s+de\s+suite|aussit[ôo]t)\b", _I),
     AGE: re.compile(r"\b\d{1,2}\s*(?:\+|or\s+(?:older|over|more)|and\s+(?:older|over)|years?\s+old|ou\s+plus|ans)\b|"
                     r"\baged?\s+\d{1,2}\b|\bunder\s+\d{1,2}\b|\bmoins\s+de\s+\d{1,2}\b|"

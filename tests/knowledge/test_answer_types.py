@@ -447,3 +447,12 @@ def test_the_unit_naming_what_was_asked_is_chosen(answer) -> None:
     result = answer("To turn bookings on, with which account do I sign in on the booking portal?",
                     [hit(SIGN_IN, "bookings.md", "Bookings")], max_units=1)
     assert "StateLogin" in result.text, result.text
+
+
+def test_a_duration_written_short_is_a_duration_and_a_clock_time_is_not() -> None:
+    assert states_type("Elle tient informée l’Administration au minimum 48h à l’avance.", {DURATION})
+    assert states_type("Elle vise un délai de rétablissement de 72h.", {DURATION})
+    assert states_type("The export takes about 30 min.", {DURATION})
+    for clock in ("Le support est disponible de 8h à 18h.", "Le club ouvre à 7h.", "Open 6h-22h.",
+                  "Du lundi au vendredi : 6 h – 22 h", "Le service est ouvert 24h/24.", "Open until 18h."):
+        assert not states_type(clock, {DURATION}), clock
