@@ -39,12 +39,17 @@ def choice(actions: list[dict[str, Any]], label: str) -> dict[str, Any]:
 
 
 async def reopened(base: str, token: str, thread_id: str, profile: str) -> ChatSession:
-    """Open the thread again (reload / sidebar / another instance) and wait for the re-rendered prompt."""
+    """Open the thread again (reload / sidebar / another instance) and wait for the re-rendered prompt:
+    its buttons come one socket event each, so it is whole once no new one came for half a second
+    (reading it at the first button raced the others on a loaded machine)."""
     chat = await ChatSession(base, token, chat_profile=profile, thread_id=thread_id).connect()
-    for _ in range(50):
-        if chat._turn.actions:
-            break
+    count, quiet = 0, 0
+    for _ in range(100):
         await asyncio.sleep(0.1)
+        quiet = quiet + 1 if count and len(chat._turn.actions) == count else 0
+        count = len(chat._turn.actions)
+        if quiet >= 5:
+            break
     return chat
 
 
