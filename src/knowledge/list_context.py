@@ -33,6 +33,7 @@ class Candidate(Protocol):  # the composer's candidate: a unit, its passage's un
     siblings: list[Unit]
     hit: Any
     order: int
+    pictured: bool  # a lead-in ending its passage over a picture (`composer._with_block_of_next_passage`)
 
 
 def heading_of(hit: Any) -> str:
@@ -102,20 +103,20 @@ def _list_of(block: int, siblings: list[Unit]) -> Unit | None:
     return next((u for u in siblings if u.kind == "list" and u.block == block), None)
 
 
-def _announces_more(c: Any) -> bool:
+def _announces_more(c: Candidate) -> bool:
     """Whether a sentence ending with ":" leads into more than it says: a block or a list after it,
     or the end of its passage (the block may open the next one). Followed by a sentence, what it
     announced was a picture the reader dropped ("…select Realm Settings → Keys and get your
     certificate:" over a screenshot): it is a whole statement. So it is when it ends its passage and
     the next one opens on no block (`pictured`, set by the composer)."""
-    if getattr(c, "pictured", False):
+    if c.pictured:
         return False
     following = c.siblings[c.order + 1] if c.order + 1 < len(c.siblings) else None
     return following is None or following.kind != "sentence" or not ends_a_sentence(following.text) \
         or is_pointer(following)  # a button's label ("Start your free trial") or a link is what it announced
 
 
-def code_under_caption(c: Any) -> tuple[str, int, int] | None:
+def code_under_caption(c: Candidate) -> tuple[str, int, int] | None:
     """Where the code block stands (source, chunk, position) that sentence `c`, ending on ":",
     introduces over a tab's caption ("…specify `NODE_EXTRA_CA_CERTS`:" "Bash" [code]); None when
     no caption parts them."""

@@ -28,6 +28,7 @@ class Candidate:
     siblings: list[Unit] = field(default_factory=list)
     order: int = 0
     deciding: bool = False
+    pictured: bool = False
 
 
 def candidates(text: str, section: str, pick) -> list[Candidate]:
