@@ -92,7 +92,7 @@ _ASKS: list[tuple[str, re.Pattern[str]]] = [
                          r"(?:gagne|recoi|obtien|touche)\w*|\bque\s+(?:gagne|recoit|obtient)\w*", _I)),
 ]
 _ASKS.append((IDENTIFIER, re.compile(  # words that name code, never a bare "option" or "setting"
-    r"\b(?:which|what)\s+(?:\w+\s+){0,2}?(?:decorators?|callbacks?|hooks?|functions?|calls?|"
+    r"\b(?:which|what)\s+(?:\w+\s+){0,2}?(?:decorators?|callbacks?|hooks?|functions?|calls?|objects?|"
     r"flags?|arguments?|parameters?|(?:environment|env|query)\s+variables?|endpoints?|urls?|file\s*names?|files?(?!\s+(?:formats?|types?|sizes?))|"
     r"(?:graphql\s+)?(?:quer(?:y|ies)|mutations?)|"
     r"key\s+combinations?|keyboard\s+shortcuts?|modules?|http\s+(?:verb|method)s?|"

@@ -306,6 +306,7 @@ def test_an_item_that_is_only_an_article_title_is_not_a_candidate() -> None:
     "Quel argument passer pour obtenir la page suivante ?",
     "Which setting turns the cache on, and in which file?",
     "Dans quel fichier faut-il mettre la clé ?",
+    "What object do I create with the server's address?",
 ])
 def test_a_question_asking_for_a_name_in_code_asks_an_identifier(question: str) -> None:
     assert IDENTIFIER in asked_types(question)
