@@ -85,6 +85,8 @@ MIN_SENTENCE_SIMILARITY = 0.30  # MiniLM cosine: below this a unit does not answ
 WEAK_MARGIN = 0.08  # an answer whose best unit clears the bar by less than this is weak (knowledge-gap report)
 KEEP_RATIO = 0.80  # keep units scoring at least this share of the best one
 PART_MARGIN = 0.05  # a question's part is answered by a unit beyond those chosen when it scores this much better
+TWIN_SHARE = 0.6  # units of sibling sections sharing this share of their words say the same thing there
+TWIN_MIN_TERMS = 4  # …when each has this many words of its own ("Open the Settings tab." is everywhere)
 BARE_FACT_WORDS = 5  # a unit stating the asked fact in this few words says nothing else
 FOLLOWING_UNITS = 3  # what answers the ask follows the unit echoing the situation this closely
 MIN_PART_WORDS = 3  # a part of fewer words asks nothing the whole question did not ("Why, and…")
@@ -577,6 +579,7 @@ def compose(question: str, hits: list[Hit], embedder: Any, cache_dir: Path, *, k
         chosen.append(int(i))
         if _is_block(c):
             budget = min(budget, 2)
+    chosen = _in_asked_section(chosen, candidates, scorer.q_terms)
     if scorer.types:  # each condition listed under "In order for X to be eligible:" is the answer
         chosen = whole_when_every_item_fits(chosen, candidates, lambda j: candidates[j].score >= KEEP_RATIO * best.score
                                             and scorer.states(candidates[j].unit.text))
@@ -657,15 +660,63 @@ def _each_part_answered(chosen: list[int], candidates: list[_Candidate], parts: 
         said_of_chosen = scorer.typed and len(words(candidates[best].unit.text)) <= BARE_FACT_WORDS \
             and any(_follows(candidates[best], candidates[j]) for j in out)
         if best in out or scores[best] < covered + PART_MARGIN \
-                or not (said_of_chosen or _answers_part(candidates[best], scores[best], scorer)) \
-                or any(_overlaps(candidates[best], candidates[j]) for j in out):
-            continue
+                or not (said_of_chosen or _answers_part(candidates[best], scores[best], scorer,
+                                                        any(_same_passage(candidates[best], candidates[j]) for j in out))) \
+                or any(_overlaps(candidates[best], candidates[j]) or _twins(candidates[best], candidates[j])
+                       for j in out):
+            continue  # (its twin of a sibling section was chosen: `_in_asked_section`)
         out.append(best)
         c = candidates[best]
         block = at.get((c.hit.source, c.hit.chunk_index, c.order + 1))
         if c.unit.text.endswith(":") and block is not None and candidates[block].unit.kind in ("code", "list"):
             out.append(block)  # "Make sure everything runs smoothly:" → "chainlit hello"
     return out
+
+
+def _in_asked_section(chosen: list[int], candidates: list[_Candidate], question_terms: set[str]) -> list[int]:
+    """A page tells the same thing under sibling sections, worded alike but for what differs there
+    ("Enable for Desktop": "…any combination of characters", "Enable for Mobile": "…any combination
+    of numbers"). Only the headings tell which one the question is about: the encoder reads each
+    unit with its heading ("on my phone" ↔ "Mobile"); the retrieval rank of their passages does not.
+    So a chosen unit gives way to its twin of a sibling section that reads closer to the question,
+    unless the question writes a word of the chosen one's heading that the twin's lacks ("I'm on
+    Waterfox, the usual Firefox steps…" for "Firefox-based Browsers": a question naming both
+    sections, "the Chrome add-on… in the desktop program", is read by the encoder)."""
+    out: list[int] = []
+    for i in chosen:
+        c = candidates[i]
+        twin = max((j for j, t in enumerate(candidates) if _twins(c, t)),
+                   key=lambda j: candidates[j].similarity, default=None)
+        kept = twin if twin is not None and _asked_rather(candidates[twin], c, question_terms) else i
+        if kept not in out:  # the twin was chosen already
+            out.append(kept)
+    return out
+
+
+def _asked_rather(twin: _Candidate, chosen: _Candidate, question_terms: set[str]) -> bool:
+    """Whether the question is about `twin`'s section rather than `chosen`'s (`_in_asked_section`)."""
+    own, other = _terms(_leaf(chosen.hit.section)), _terms(_leaf(twin.hit.section))
+    return not question_terms & (own - other) and twin.similarity > chosen.similarity
+
+
+def _leaf(section: str) -> str:
+    return section.rpartition(" > ")[2]
+
+
+def _twins(a: _Candidate, b: _Candidate) -> bool:
+    """The same unit of a page's sibling sections, worded alike (Dice share of their words at
+    least `TWIN_SHARE`: a step's own tip may differ). The sections are variants of one thing when
+    their headings share a word ("Enable for Desktop", "Enable for Mobile"); two procedures opening
+    on the same steps are not ("Enable Admin SDK", "Create Service Account")."""
+    if a.hit.source != b.hit.source or a.unit.kind != b.unit.kind or a.unit.kind == "code" \
+            or a.hit.section == b.hit.section:
+        return False  # (sibling sections' examples are alike by their boilerplate)
+    if a.hit.section.rpartition(" > ")[0] != b.hit.section.rpartition(" > ")[0] \
+            or not (_terms(_leaf(a.hit.section)) & _terms(_leaf(b.hit.section))):
+        return False
+    terms_a, terms_b = _terms(a.unit.text), _terms(b.unit.text)
+    return min(len(terms_a), len(terms_b)) >= TWIN_MIN_TERMS \
+        and 2 * len(terms_a & terms_b) / (len(terms_a) + len(terms_b)) >= TWIN_SHARE
 
 
 def _vague_yes_no(part: str) -> bool:
@@ -790,15 +841,20 @@ def _with_example(chosen: list[int], candidates: list[_Candidate], question: str
     return chosen + [max(examples, key=lambda i: candidates[i].score)]
 
 
-def _answers_part(c: _Candidate, part_score: float, scorer: _Scorer) -> bool:
+def _answers_part(c: _Candidate, part_score: float, scorer: _Scorer, beside_chosen: bool = False) -> bool:
     """Whether a unit reads as an answer to one part of a question. A part is short and leans on
-    the rest of the question ("…and what values does the new option take?"), so its cosines run
-    low: a unit stating the kind of fact the part asks for (a version, the values a setting
-    takes…) passes when it reads close enough to the whole question."""
+    the rest of the question ("…and what values does the new option take?", "Which variable renames
+    it?"), so its cosines run low: a unit stating the kind of fact the part asks for (a version, the
+    values a setting takes…), or standing in a passage quoted for the question (`beside_chosen`:
+    said of the same thing), passes when it reads close enough to the whole question."""
     if part_score >= MIN_SENTENCE_SIMILARITY:
         return True
-    return bool(scorer.types) and c.unit.kind != "code" and c.similarity >= MIN_SENTENCE_SIMILARITY \
-        and scorer.states(c.unit.text)
+    return c.unit.kind != "code" and c.similarity >= MIN_SENTENCE_SIMILARITY \
+        and (beside_chosen or (bool(scorer.types) and scorer.states(c.unit.text)))
+
+
+def _same_passage(a: _Candidate, b: _Candidate) -> bool:
+    return a.hit.source == b.hit.source and a.hit.chunk_index == b.hit.chunk_index
 
 
 def _focused(chosen: list[int], candidates: list[_Candidate], scorer: _Scorer) -> list[int]:
@@ -992,11 +1048,15 @@ def _with_announced_code(chosen: list[_Candidate], kb: Any = None) -> list[_Cand
 def _one_telling(chosen: list[_Candidate]) -> list[_Candidate]:
     """One procedure told by two articles is quoted once: a list sharing a step with a list of
     another article quoted before it ("1. On the My Vault page, select the Add Item button.")
-    would show that step twice."""
+    would show that step twice; and a line another article's quoted list holds (articles copy
+    lines from each other) is read in that list."""
     out: list[_Candidate] = []
     for c in chosen:
         if c.unit.kind == "list" and any(o.unit.kind == "list" and o.hit.source != c.hit.source
                                          and set(o.unit.items) & set(c.unit.items) for o in out):
+            continue
+        if c.unit.kind != "list" and any(o.unit.kind == "list" and o.hit.source != c.hit.source
+                                         and c.unit.text in o.unit.items for o in chosen):
             continue
         out.append(c)
     return out

@@ -187,12 +187,12 @@ def refers_back(sentence: str) -> bool:
     return opens_on_pronoun(sentence) or bool(_POINTING_OPENING.match(text))
 
 
-_LOWER_NAME = re.compile(r"^(?:[a-z][\w-]*(?:[._/][\w-]+)+|[a-z]+[A-Z]\w*)(?=[\s,:;]|$)")
+_LOWER_NAME = re.compile(r"^(?:[a-z][a-z+.-]*://\S+|[a-z][\w-]*(?:[._/][\w-]+)+|[a-z]+[A-Z]\w*)(?=[\s,:;]|$)")
 
 
 def opens_on_name(text: str) -> bool:
     """Whether `text` opens on a name written in lower case ("demarche.numerique.gouv.fr conserve…",
-    "config.toml holds…", "iPhone users…"): a whole sentence, not one cut mid-way."""
+    "config.toml holds…", "iPhone users…", "https://service-public.fr, site…"): a whole sentence, not one cut mid-way."""
     return bool(_LOWER_NAME.match(strip_markdown(text).strip()))
 
 

@@ -450,10 +450,28 @@ def test_a_sentence_opening_on_a_lower_case_name_is_quotable_and_whole(answer) -
 
     text = ("**portal.example.org** keeps files for **12 months** at most. You can ask support to extend it.")
     assert opens_on_name("portal.example.org keeps files.") and opens_on_name("iPhone users can.")
+    assert opens_on_name("https://help.example.org, the public help site.")
     assert starts_lower("and then it stops.") and not starts_lower("config.toml holds the settings.")
     result = answer("How long are files kept?", [hit(text, "retention.md", "Retention")])
     assert "12 months" in result.text
     assert "cut_sentence" not in fragment_reasons(result.text, [text])
+
+
+HELP_SITES = ("Where to get help with a procedure:\n\n"
+              "- The town hall's front desk, open on weekdays, helps you fill in your forms.\n"
+              "- The regional help line answers questions about your forms by phone.\n")
+FORMS_HELP = ("Who helps with the forms:\n\n"
+              "- The county office checks your forms before you send them.\n"
+              "- The town hall's front desk, open on weekdays, helps you fill in your forms.\n")
+
+
+def test_a_line_two_articles_share_is_quoted_once(answer) -> None:
+    """Articles copy lines from each other: one article's item quoted as the answer is not quoted
+    again inside the other article's list."""
+    result = answer("Is there a front desk that helps with forms?",
+                    [hit(HELP_SITES, "help.md", "Help"), hit(FORMS_HELP, "forms.md", "Forms", rank=1)])
+    assert result.text.count("open on weekdays") == 1, result.text
+    assert "duplicated_line" not in fragment_reasons(result.text, [HELP_SITES, FORMS_HELP])
 
 
 def test_what_follows_the_best_unit_in_the_next_chunk_is_read(answer) -> None:
@@ -707,3 +725,66 @@ def test_a_code_block_every_page_shows_gets_no_how_to_bonus(tmp_path) -> None:
     example = next(text for text in plain if "instrument_client" in text)
     assert shared[run_block] <= plain[run_block] - composer.BLOCK_BONUS
     assert shared[example] == pytest.approx(plain[example])
+
+
+PIN_DESKTOP = ("To set a PIN in the desktop app:\n\n1. Open the Preferences window.\n"
+               "2. Type the PIN you want in the box. Your PIN can be any mix of characters (a-z, 0-9, $, #).\n")
+PIN_MOBILE = ("To set a PIN in the mobile app:\n\n1. Open the Settings tab.\n"
+              "2. Type the PIN you want in the box. Your PIN can be any mix of numbers (0-9) only.\n")
+
+
+def test_of_two_sibling_sections_telling_the_same_step_the_asked_one_answers(answer) -> None:
+    """A page tells the same step under "Desktop" and "Mobile", worded alike but for what differs:
+    the question's "on my phone" is answered from the mobile section, although retrieval ranked
+    the desktop passage first."""
+    hits = [hit(PIN_DESKTOP, "pin.md", "Unlock with PIN", "Set a PIN > Desktop app"),
+            hit(PIN_MOBILE, "pin.md", "Unlock with PIN", "Set a PIN > Mobile app on your phone", rank=1)]
+    result = answer("On my phone, which characters can my PIN use?", hits)
+    assert "numbers (0-9) only" in result.text and "$, #" not in result.text, result.text
+    result = answer("In the desktop app, which characters can my PIN use?", hits)
+    assert "$, #" in result.text and "numbers (0-9) only" not in result.text, result.text
+
+
+SSO = ("## Corporate SSO\n\nCreate a client in your identity provider's realm first.\n\n"
+       "You have the option of changing the `id` of your SSO provider, which by default is `corpsso`. "
+       "This is useful if you want to display a more appropriate name on your login page. "
+       "Use the `SSO_PROVIDER_NAME` environment variable to set the name. "
+       "Don't choose an `id` that another provider uses.\n\n"
+       "The redirect address for your client should be: `APP_URL/auth/${SSO_PROVIDER_NAME}/callback`.")
+
+
+def test_a_part_leaning_on_the_question_is_answered_beside_the_chosen_sentences(answer) -> None:
+    """"Which variable renames it?" reads far from any sentence on its own ("it" is the button the
+    question told of): the sentence right beside those quoted for the question, reading close to
+    the whole question, answers it."""
+    result = answer("Our login page shows a 'corpsso' button, but I'd like it to show our company's name. "
+                    "Which variable renames it, and does that change the redirect address?",
+                    [hit(SSO, "sso.md", "Single sign-on", "Corporate SSO")])
+    assert "Use the `SSO_PROVIDER_NAME` environment variable" in result.text, result.text
+
+
+EXPORT_LATEST = ("To export logins from the latest version:\n\n1. Navigate to `about:logins`.\n"
+                 "2. Select the menu button from the top right and select Export Logins from the dropdown.\n")
+EXPORT_FORKS = ("Some browsers built on Firefox keep the export elsewhere:\n\n1. Navigate to `about:preferences#privacy`.\n"
+                "2. Click the menu button from the top right and select Export Logins from the dropdown.\n")
+
+
+def test_a_heading_word_the_question_writes_keeps_its_section() -> None:
+    """Of two sibling sections telling the same step, the one whose heading holds a word the
+    question writes ("Firefox-based") is the one asked about, whatever the encoder reads closer;
+    without such a word, the encoder decides."""
+    from knowledge.composer import _in_asked_section, _units
+    from knowledge.lexical import analyse_query
+
+    candidates = _units([(hit(EXPORT_FORKS, "firefox.md", "Import from Firefox",
+                              "Export > Export from Firefox-based browsers"), 0.0),
+                         (hit(EXPORT_LATEST, "firefox.md", "Import from Firefox",
+                              "Export > Export from the latest version", rank=1), 1.0)], set())
+    fork, latest = (next(i for i, c in enumerate(candidates) if c.unit.kind == "item" and "menu button" in c.unit.text
+                         and c.hit.section.endswith(leaf)) for leaf in ("Firefox-based browsers", "latest version"))
+    candidates[fork].similarity, candidates[latest].similarity = 0.70, 0.75  # the encoder misses "don't work"
+    on_waterfox = set(analyse_query("I'm on Waterfox and the usual Firefox steps don't work. Where is the export?",
+                                    ["en", "fr"]))
+    assert _in_asked_section([fork], candidates, on_waterfox) == [fork]
+    plain = set(analyse_query("Where is the export button?", ["en", "fr"]))
+    assert _in_asked_section([fork], candidates, plain) == [latest]
