@@ -98,6 +98,8 @@ _ASKS.append((IDENTIFIER, re.compile(  # words that name code, never a bare "opt
     r"key\s+combinations?|keyboard\s+shortcuts?|modules?|http\s+(?:verb|method)s?|"
     r"(?:config(?:uration)?|cli|command[- ]line)\s+(?:options?|settings?|keys?|flags?))\b|"
     r"\b(?:which|what)\s+options?\s+of\s+the\s+\w+\s+command\b|\b(?:which|what)\s+methods?\s+(?!of\b|to\b|for\b)|"
+    # one value of a named setting ("which OAuth prompt value"), not "what value" (worth) nor the values it takes
+    r"\b(?:which|what)\s+(?:\w+\s+){1,2}value\b(?!s)|"
     r"\bquel(?:le)?s?\s+(?:\w+\s+){0,2}?(?:url|verbe\s+http|methode\s+http|variable\s+d\W*environnement|"
     r"nom\s+de\s+fichier|fichier(?!s?\s+(?:au\s+)?(?:formats?|types?))|raccourci\s+clavier|decorateur|mutation|requete\s+graphql|query|argument|"
     r"variable)s?\b|\ba\s+quelle\s+url\b", _I)))

@@ -854,6 +854,7 @@ def _answers_part(c: _Candidate, part_score: float, scorer: _Scorer, beside_chos
 
 
 def _same_passage(a: _Candidate, b: _Candidate) -> bool:
+    """Whether `a` and `b` are units of one passage (one chunk of one article)."""
     return a.hit.source == b.hit.source and a.hit.chunk_index == b.hit.chunk_index
 
 
@@ -1143,8 +1144,7 @@ def _near_duplicate(a: _Candidate, b: _Candidate, cosine: float) -> bool:
 
 def _overlaps(a: _Candidate, b: _Candidate) -> bool:
     """The same block quoted twice (an item and its whole list, a sentence and its antecedent)."""
-    same_passage = a.hit.source == b.hit.source and a.hit.chunk_index == b.hit.chunk_index
-    if not same_passage:
+    if not _same_passage(a, b):
         return a.hit.source == b.hit.source and a.unit.text == b.unit.text
     return a.unit.block == b.unit.block and "list" in (a.unit.kind, b.unit.kind)
 

@@ -307,6 +307,7 @@ def test_an_item_that_is_only_an_article_title_is_not_a_candidate() -> None:
     "Which setting turns the cache on, and in which file?",
     "Dans quel fichier faut-il mettre la clé ?",
     "What object do I create with the server's address?",
+    "Which login prompt value lets users pick another account?",
 ])
 def test_a_question_asking_for_a_name_in_code_asks_an_identifier(question: str) -> None:
     assert IDENTIFIER in asked_types(question)
@@ -316,6 +317,7 @@ def test_a_question_asking_for_a_name_in_code_asks_an_identifier(question: str) 
     "What payment methods do you accept?", "Which class should I join as a beginner?",
     "What options do I have to pay?", "Which settings page shows my plan?", "Quelle classe pour mon enfant ?",
     "Which file formats can I import?", "Which file type should my export be?", "Quel fichier au format PDF joindre ?",
+    "What value does the Premium plan add?",
 ])
 def test_everyday_options_and_classes_are_not_asked_as_code(question: str) -> None:
     assert IDENTIFIER not in asked_types(question)
