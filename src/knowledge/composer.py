@@ -700,6 +700,7 @@ def _asked_rather(twin: _Candidate, chosen: _Candidate, question_terms: set[str]
 
 
 def _leaf(section: str) -> str:
+    """The last heading of a section path ("Enable Unlock with PIN > Enable for Mobile")."""
     return section.rpartition(" > ")[2]
 
 
@@ -711,8 +712,9 @@ def _twins(a: _Candidate, b: _Candidate) -> bool:
     if a.hit.source != b.hit.source or a.unit.kind != b.unit.kind or a.unit.kind == "code" \
             or a.hit.section == b.hit.section:
         return False  # (sibling sections' examples are alike by their boilerplate)
-    if a.hit.section.rpartition(" > ")[0] != b.hit.section.rpartition(" > ")[0] \
-            or not (_terms(_leaf(a.hit.section)) & _terms(_leaf(b.hit.section))):
+    parent_a, _, leaf_a = a.hit.section.rpartition(" > ")
+    parent_b, _, leaf_b = b.hit.section.rpartition(" > ")
+    if parent_a != parent_b or not (_terms(leaf_a) & _terms(leaf_b)):
         return False
     terms_a, terms_b = _terms(a.unit.text), _terms(b.unit.text)
     return min(len(terms_a), len(terms_b)) >= TWIN_MIN_TERMS \
@@ -1051,16 +1053,13 @@ def _one_telling(chosen: list[_Candidate]) -> list[_Candidate]:
     another article quoted before it ("1. On the My Vault page, select the Add Item button.")
     would show that step twice; and a line another article's quoted list holds (articles copy
     lines from each other) is read in that list."""
-    out: list[_Candidate] = []
+    lists: list[_Candidate] = []  # the lists quoted
     for c in chosen:
-        if c.unit.kind == "list" and any(o.unit.kind == "list" and o.hit.source != c.hit.source
-                                         and set(o.unit.items) & set(c.unit.items) for o in out):
-            continue
-        if c.unit.kind != "list" and any(o.unit.kind == "list" and o.hit.source != c.hit.source
-                                         and c.unit.text in o.unit.items for o in chosen):
-            continue
-        out.append(c)
-    return out
+        if c.unit.kind == "list" and not any(o.hit.source != c.hit.source and set(o.unit.items) & set(c.unit.items)
+                                             for o in lists):
+            lists.append(c)
+    return [c for c in chosen if any(c is o for o in lists) or c.unit.kind != "list" and not any(
+        o.hit.source != c.hit.source and c.unit.text in o.unit.items for o in lists)]
 
 
 def _with_block_of_next_passage(chosen: list[_Candidate], kb: Any) -> list[_Candidate]:

@@ -788,3 +788,19 @@ def test_a_heading_word_the_question_writes_keeps_its_section() -> None:
     assert _in_asked_section([fork], candidates, on_waterfox) == [fork]
     plain = set(analyse_query("Where is the export button?", ["en", "fr"]))
     assert _in_asked_section([fork], candidates, plain) == [latest]
+
+
+def test_a_shared_line_stays_when_the_list_holding_it_is_not_quoted() -> None:
+    """A line is left to another article's list only when that list is quoted: a list dropped for
+    repeating a step of a list quoted before it does not take the line with it."""
+    from knowledge.composer import _one_telling, _units
+
+    first = "To start:\n\n1. Open the Settings tab.\n2. Select the Account option.\n"
+    second = "To begin:\n\n1. Open the Settings tab.\n2. Ask the front desk for a printed form.\n"
+    third = "Ask the front desk for a printed form.\n\nIt takes a minute."
+    candidates = _units([(hit(third, "c.md", "C"), 0.0), (hit(first, "a.md", "A", rank=1), 1.0),
+                         (hit(second, "b.md", "B", rank=2), 2.0)], set())
+    list_a, list_b = (next(c for c in candidates if c.unit.kind == "list" and c.hit.source == s) for s in ("a.md", "b.md"))
+    line = next(c for c in candidates if c.hit.source == "c.md" and c.unit.text.startswith("Ask the front desk"))
+    told = _one_telling([list_a, list_b, line])
+    assert list_b not in told and line in told, [c.unit.text for c in told]
