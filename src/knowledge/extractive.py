@@ -21,6 +21,7 @@ from knowledge.coverage import (
     names_spoken_of,
     question_coverage,
     shares_no_word,
+    unaliased,
 )
 from knowledge.encoder_choice import configured_model
 from knowledge.language import detect_language
@@ -65,10 +66,11 @@ def subject_in_base(question: str, hits: list[Hit], embedder: Embedder | None, k
     passages = [h.chunk().index_text for h in hits]
     if coverage.absent_words >= MIN_ABSENT_WORDS and shares_no_word(question, passages, index, language):
         return False
-    if coverage.missing_names and most_shared(question, passages[:3], index, language) < MIN_SHARED_WITH_NAME:
+    texts = [h.text for h in hits[:3]]
+    missing = unaliased(coverage.missing_names, texts, embedder, cache_dir)
+    if missing and most_shared(question, passages[:3], index, language) < MIN_SHARED_WITH_NAME:
         return False  # a name the base never uses, and what was found barely shares a word with the rest
-    return coverage.known_share >= MIN_KNOWN_SHARE and names_spoken_of(
-        coverage.missing_names, [h.text for h in hits[:3]], embedder, cache_dir, question)
+    return coverage.known_share >= MIN_KNOWN_SHARE and names_spoken_of(missing, texts, embedder, cache_dir, question)
 
 
 def extractive_answer(question: str, hits: list[Hit], embedder: Embedder | None = None,

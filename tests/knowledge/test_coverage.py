@@ -195,3 +195,46 @@ def test_a_name_of_known_words_is_spoken_of_by_a_sentence_reading_close_to_it(tm
     assert names_spoken_of(("Mac's Keychain",), [export], embedder, tmp_path, question)
     unlock = "You can unlock your vault with Touch ID on your Mac.\n\nSee the Touch ID documentation for help."
     assert not names_spoken_of(("Apple Watch",), [unlock], embedder, tmp_path, "Can I check my vault from my Apple Watch?")
+
+
+def test_a_missing_name_a_passage_writes_under_another_name_is_no_missing_subject(tmp_path) -> None:
+    """"iPhone": the base writes "iOS" (cosine 0.78), "Windows PC": it writes "Windows" (0.80).
+    A near-domain brand keeps missing though the passage names something close: "Samsung" ~
+    "Android" (0.62), "Apple Watch" ~ "Apple" (0.61)."""
+    from knowledge.coverage import unaliased
+    from relais.embeddings import get_embedder
+
+    embedder = get_embedder("minilm")
+    mobile = "Mobile Apps for Android and iOS 13.3+ with a FIDO2-supported browser."
+    assert unaliased(("iPhone",), [mobile], embedder, tmp_path) == ()
+    assert unaliased(("Samsung",), [mobile], embedder, tmp_path) == ("Samsung",)
+    trust = "To trust a self-signed certificate on Windows, run certmgr.msc and import it."
+    assert unaliased(("Windows PC",), [trust], embedder, tmp_path) == ()
+    unlock = "You can unlock your vault with Touch ID on your Apple devices."
+    assert unaliased(("Apple Watch",), [unlock], embedder, tmp_path) == ("Apple Watch",)
+    assert unaliased(("iPhone",), [], embedder, tmp_path) == ("iPhone",)
+
+
+def test_subject_in_base_answers_a_name_the_hits_write_otherwise(tmp_path) -> None:
+    """In a long question "iPhone" pulls no passage towards it (the rest of the question weighs
+    more), but the passage writes "iOS": answered. Without that word it is declined."""
+    from knowledge.extractive import subject_in_base
+    from knowledge.retrieval import Hit
+    from relais.embeddings import get_embedder
+
+    support = ("Two-step login with a security key is available on the web vault, in the browser extensions, "
+               "in the desktop application on Windows 10 and above, and in the mobile apps for Android and iOS 13.3+.")
+    setup = "Plug the security key into your device's USB port and select Read Key."
+    index = LexicalIndex.build(["a", "b"], [support, setup], ["en", "en"])
+
+    class Base:
+        def lexical(self) -> LexicalIndex:
+            return index
+
+    question = ("I'd like to use my security key as my second step. Will that work in the mobile app on my "
+                "iPhone, and in the desktop application on my old laptop?")
+    assert question_coverage(question, index).missing_names == ("iPhone",)
+    hits = [Hit(support, "keys.md", "Security keys", "", 0, 1.0), Hit(setup, "keys.md", "Security keys", "Setup", 1, 0.9)]
+    assert subject_in_base(question, hits, get_embedder("minilm"), Base(), tmp_path)
+    without_ios = [Hit(support.replace(" and iOS 13.3+", ""), "keys.md", "Security keys", "", 0, 1.0), hits[1]]
+    assert not subject_in_base(question, without_ios, get_embedder("minilm"), Base(), tmp_path)
