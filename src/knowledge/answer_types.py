@@ -95,7 +95,7 @@ _ASKS.append((IDENTIFIER, re.compile(  # words that name code, never a bare "opt
     r"\b(?:which|what)\s+(?:\w+\s+){0,2}?(?:decorators?|callbacks?|hooks?|functions?|calls?|objects?|"
     r"flags?|arguments?|parameters?|(?:environment|env|query)\s+variables?|endpoints?|urls?|file\s*names?|files?(?!\s+(?:formats?|types?|sizes?))|"
     r"(?:graphql\s+)?(?:quer(?:y|ies)|mutations?)|"
-    r"key\s+combinations?|keyboard\s+shortcuts?|modules?|http\s+(?:verb|method)s?|"
+    r"key\s+combinations?|keyboard\s+shortcuts?|modules?|(?:npm|pip|pypi|python|node)\s+packages?|packages?(?=\s+(?:\w+\s+){0,4}?install)|http\s+(?:verb|method)s?|"
     r"(?:config(?:uration)?|cli|command[- ]line)\s+(?:options?|settings?|keys?|flags?))\b|"
     r"\b(?:which|what)\s+options?\s+of\s+the\s+\w+\s+command\b|\b(?:which|what)\s+methods?\s+(?!of\b|to\b|for\b)|"
     # one value of a named setting ("which OAuth prompt value"), not "what value" (worth) nor the values it takes
@@ -190,6 +190,8 @@ _STATES: dict[str, re.Pattern[str]] = {
     # a menu path ("Settings > Options", "Settings → Options"), an address of any scheme ("chrome://settings");
     # not a screen named in passing ("from the Two-step Login screen": measured, it beat the page's address)
     PLACE: re.compile(r"\w[^>→›\n]{0,40}\s[>→›]\s\w|\b[a-z][a-z0-9+.-]*://\S+|\b[\w-]+(?:\.[\w-]+)+/[#\w/-]*\w|"
+                      # a directory: `./bwdata/mssql/backups`, /etc/ssl/certs, `public/elements/` (an import's "@/ui" is none)
+                      r"(?:^|(?<=[\s(\"'`]))(?:\.{1,2}|~)?/[\w.-]+/[\w./-]*\w|`[\w.~-]*(?:/[\w.-]+)+/?`|"
                       r"\b(?:in|at|from|on)\s+(?:the\s+)?(?:app|front\s+desk|club|website|settings|profile)\b|"
                       r"\b(?:[Ii]n|[Aa]t|near)\s+(?:the\s+)?[A-Z][\w-]+|"
                       r"\(\s*[A-Z][a-z]+,\s+[A-Z][a-z]+\s*\)|"

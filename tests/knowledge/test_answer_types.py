@@ -104,6 +104,10 @@ def test_a_delay_question_does_not_ask_for_an_amount() -> None:
     ("Phone app: Settings → Privacy → Hide Previews", PLACE), ("Open Profile › Billing.", PLACE),
     ("Enter `edge://settings/profiles` in the address bar.", PLACE),
     ("In Firefox, open the menu.", PLACE),
+    # a directory on disk answers "where are the backups kept?"
+    ("These backups are kept in the `./bwdata/mssql/backups` directory.", PLACE),
+    ("Copy it to /usr/local/share/ca-certificates/ first.", PLACE),
+    ("The `.jsx` file should be placed in `public/elements/ELEMENT_NAME.jsx`.", PLACE),
     ("By default, new apps are OFF for everyone.", DEFAULT), ("This feature is opt-in.", DEFAULT),
     ("`timeout` (int), default `60`: seconds to wait.", DEFAULT), ("Lock (default). Locking keeps…", DEFAULT),
     ("Le délai est de 3 jours par défaut.", DEFAULT),
@@ -143,6 +147,8 @@ def test_a_screen_named_in_passing_or_french_quotes_are_no_place() -> None:
     assert not states_type("Get your code from the Two-step Login screen right after set-up.", {PLACE})
     assert not states_type("Tap the settings and save.", {PLACE})
     assert not states_type("It is kept in your account.", {PLACE})
+    assert not states_type("Pay 10/20 of the fee and/or the rest later.", {PLACE})
+    assert not states_type("Note: The `@/components/ui` imports are from Shadcn.", {PLACE})
     assert not states_type("« Envoyer » puis « Valider ».", {PLACE})  # French quotes are no menu path
 
 
@@ -308,6 +314,8 @@ def test_an_item_that_is_only_an_article_title_is_not_a_candidate() -> None:
     "Dans quel fichier faut-il mettre la clé ?",
     "What object do I create with the server's address?",
     "Which login prompt value lets users pick another account?",
+    "My app fails at startup with a missing module. Which package do I have to install myself?",
+    "Which npm package is meant for a React frontend?",
 ])
 def test_a_question_asking_for_a_name_in_code_asks_an_identifier(question: str) -> None:
     assert IDENTIFIER in asked_types(question)
@@ -317,7 +325,7 @@ def test_a_question_asking_for_a_name_in_code_asks_an_identifier(question: str) 
     "What payment methods do you accept?", "Which class should I join as a beginner?",
     "What options do I have to pay?", "Which settings page shows my plan?", "Quelle classe pour mon enfant ?",
     "Which file formats can I import?", "Which file type should my export be?", "Quel fichier au format PDF joindre ?",
-    "What value does the Premium plan add?",
+    "What value does the Premium plan add?", "Which package should I buy for my family?",
 ])
 def test_everyday_options_and_classes_are_not_asked_as_code(question: str) -> None:
     assert IDENTIFIER not in asked_types(question)
