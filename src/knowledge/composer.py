@@ -410,6 +410,8 @@ class _Scorer:
         """A unit worth looking for beyond the retrieved passages: one of the asked type."""
         if self.kind == HOWTO:
             return unit.kind == "code" or (unit.kind == "list" and unit.numbered)
+        if unit.kind == "code" and IDENTIFIER in self.types:
+            return True  # "which package do I install?": `pip install botbuilder-core` in a later section
         if unit.kind not in ("sentence", "item", "row"):
             return False
         if self.days and not days_named(unit.text) & self.days:

@@ -133,6 +133,9 @@ def test_unrelated_question_is_not_found(answer) -> None:
     ("Puis-je changer de forfait en cours de mois ? Et comment ?", HOWTO),
     ("My nightly job is blocked by a captcha. How can it be passed automatically?", HOWTO),  # the passive
     ("How should these be written?", HOWTO), ("How is the refund calculated?", OTHER),  # an explanation
+    # what the asker's own code is to do is a procedure; how the product knows a thing is an explanation
+    ("My app runs in an iframe. How does my Python code push a message to the parent page?", HOWTO),
+    ("A report flags logins without codes. How does it know which websites support them?", OTHER),
     ("Vaut-il mieux ouvrir le compte à mon nom ou avec une adresse d'équipe ?", OTHER),  # a choice, not a yes
     ("Is it better to pay monthly or yearly?", OTHER), ("Can I pay by card or by transfer?", YESNO),
     ("New hires open their invitation too late and it has already run out. Can we give them more time?", YESNO),
@@ -804,3 +807,19 @@ def test_a_shared_line_stays_when_the_list_holding_it_is_not_quoted() -> None:
     line = next(c for c in candidates if c.hit.source == "c.md" and c.unit.text.startswith("Ask the front desk"))
     told = _one_telling([list_a, list_b, line])
     assert list_b not in told and line in told, [c.unit.text for c in told]
+
+
+def test_a_question_for_a_package_finds_the_install_command_further_in_the_article(answer) -> None:
+    """Retrieval found the page's set-up steps; the package to install is a code block of a later
+    section: a question asking a name in code searches the article's code blocks too."""
+    chunks = [Hit("To make your app available in the team chat, you will need to create a bot and set up the "
+                  "necessary environment variables. Navigate to the portal and add the Bot feature.",
+                  "teams.md", "Team chat", "", 0, 1.0),
+              Hit("The bot library is not included in the app's dependencies. You will have to install it "
+                  "manually.\n\n```bash\npip install botbuilder-core\n```", "teams.md", "Team chat",
+                  "Install the library", 1, 0.0),
+              Hit("The bot will have to be authorized by the chat admin before it can be used.",
+                  "teams.md", "Team chat", "Authorize the bot", 2, 0.0)]
+    result = answer("I set up the team chat bot as described, but my app fails at startup with a missing module. "
+                    "Which package do I have to install myself?", [chunks[0], chunks[2]], kb=ArticleKB(chunks))
+    assert "pip install botbuilder-core" in result.text, result.text
