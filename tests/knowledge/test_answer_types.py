@@ -331,6 +331,14 @@ def test_everyday_options_and_classes_are_not_asked_as_code(question: str) -> No
     assert IDENTIFIER not in asked_types(question)
 
 
+def test_where_something_comes_from_asks_a_cause_not_a_place() -> None:
+    assert PLACE not in asked_types("Our threads carry tags we never added. Where do they come from, and how do I "
+                                    "turn that off?")
+    assert PLACE not in asked_types("Where does this charge come from?")
+    assert PLACE in asked_types("Where do I find my invoices?")
+    assert PLACE in asked_types("Where do the nightly backups sit on the host?")
+
+
 @pytest.mark.parametrize("text, expected", [
     ("Use `on_start` for this.", True), ("Set APP_SIGNING_KEY first.", True), ("Run it with --reload.", True),
     ("Call ui.stream( with each piece.", True), ("Put icon_dark.png in the public folder.", True),
