@@ -191,8 +191,10 @@ def shares_no_word(question: str, passages: list[str], index: Any, language: str
 def unaliased(names: tuple[str, ...], passages: list[str], embedder: Any, cache_dir: Any) -> tuple[str, ...]:
     """`names` but those some of `passages` write under another name ("iOS" for "iPhone": see the
     module doc, `NAME_ALIAS`)."""
+    if not names:
+        return names
     written = sorted({w for p in passages for w in _WRITTEN_NAME.findall(p) if len(w) > 1})
-    if not names or not written:
+    if not written:
         return names
     vectors = embed_texts(embedder, written, cache_dir)
     return tuple(n for n in names if not (vectors @ embedder.embed_query(n) >= NAME_ALIAS).any())

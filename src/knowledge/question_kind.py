@@ -20,7 +20,7 @@ OTHER = "other"
 _HOWTO = re.compile(
     r"^\s*(?:how\s+(?:do|can|could|should|would|shall)\s+(?:i|we|you|one|my)\b|how\s+to\b|"
     # what the asker's own code or setup is to do: "how does my Python code push a message…?"
-    r"how\s+(?:does|will|can|could|should)\s+(?:my|our)\b|"
+    r"how\s+(?:does|will)\s+(?:my|our)\b|how\s+(?:can|could|should)\s+our\b|"
     # the passive: "how can it be answered automatically?", "how should this be set up?"
     r"how\s+(?:can|could|should|must)\s+(?:it|this|that|these|they|those)\s+be\s+\w+(?:ed|en|t)\b|"
     r"what\s+(?:are\s+)?the\s+steps\b|steps\s+to\b|where\s+do\s+i\s+(?:go|tap|click)\b|"
