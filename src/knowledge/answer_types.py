@@ -42,6 +42,7 @@ _I = re.IGNORECASE
 # --- what the question asks (patterns run on accent-folded, lower-cased text) -------------------
 _TIME_UNITS_EN = r"(?:seconds?|minutes?|mins?|hours?|days?|weeks?|months?|years?)"
 _TIME_UNITS_FR = r"(?:secondes?|minutes?|heures?|jours?|semaines?|mois|ans?|annees?)"
+_COMES_FROM = r"\s+(?:\w+\s+){1,3}?come\s+from\b"  # "where do these tags come from?" asks a cause, not a place
 _ASKS: list[tuple[str, re.Pattern[str]]] = [
     (TIME, re.compile(r"\b(?:what|which)\s+time\b|\buntil\s+when\b|\bopening\s+(?:hours|times)\b|"
                       r"\bwhen\s+(?:does|do|is|are)\b.*\b(?:open|close|opens|closes|staffed)\b|"
@@ -79,10 +80,9 @@ _ASKS: list[tuple[str, re.Pattern[str]]] = [
                            r"\btous\s+les\s+combien\b|\bcombien\s+de\s+fois\b", _I)),
     (PLACE, re.compile(r"\b(?:which|what)\s+(?:\w+\s+)?(?:page|screen|web\s*page|url|link)\b|"
                        r"\bquel(?:le)?s?\s+(?:\w+\s+)?(?:page|ecran|url|lien)\b|"
-                       # "where do these tags come from?" asks a cause, not a place
-                       r"^\s*(?:where|ou)\b(?!\s+(?:do|does|did)\s+(?:\w+\s+){1,3}?come\s+from\b)|"
+                       rf"^\s*(?:where|ou)\b(?!\s+(?:do|does|did){_COMES_FROM})|"
                        r"\b(?:where|ou)\s+(?:can|do|does|is|are|puis|peut|peux|se\s+trouve|"
-                       r"sont|est|trouver)\b(?!\s+(?:\w+\s+){1,3}?come\s+from\b)|\bin\s+which\s+(?:country|city|place|menu|screen|tab)\b|"
+                       rf"sont|est|trouver)\b(?!{_COMES_FROM})|\bin\s+which\s+(?:country|city|place|menu|screen|tab)\b|"
                        r"\bdans\s+quel(?:le)?\s+(?:pays|ville|endroit|menu|ecran|onglet)\b|\ba\s+quel\s+endroit\b", _I)),
     # "call" the verb ("can I call the club?"), not the noun of code ("which call sets it up?")
     (CONTACT, re.compile(r"\b(?:contact|reach|(?<!which\s)(?<!what\s)(?<!api\s)(?<!the\s)(?<!this\s)call(?!\s+(?:it|that|this|these|those)\b)|"

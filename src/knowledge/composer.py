@@ -1060,8 +1060,8 @@ def _one_telling(chosen: list[_Candidate]) -> list[_Candidate]:
         if c.unit.kind == "list" and not any(o.hit.source != c.hit.source and set(o.unit.items) & set(c.unit.items)
                                              for o in lists):
             lists.append(c)
-    return [c for c in chosen if any(c is o for o in lists) or c.unit.kind != "list" and not any(
-        o.hit.source != c.hit.source and c.unit.text in o.unit.items for o in lists)]
+    return [c for c in chosen if any(c is o for o in lists) or (c.unit.kind != "list" and not any(
+        o.hit.source != c.hit.source and c.unit.text in o.unit.items for o in lists))]
 
 
 def _with_block_of_next_passage(chosen: list[_Candidate], kb: Any) -> list[_Candidate]:
