@@ -316,6 +316,10 @@ def test_an_item_that_is_only_an_article_title_is_not_a_candidate() -> None:
     "Which login prompt value lets users pick another account?",
     "My app fails at startup with a missing module. Which package do I have to install myself?",
     "Which npm package is meant for a React frontend?",
+    "What do I pass to the backup command so the archive comes out compressed?",
+    "What do I put in the item's address so it points at the mobile app?",
+    "Readers in Spanish should get their own welcome page. What do I call that file?",
+    "Which theme variable sets the font of the headings?",
 ])
 def test_a_question_asking_for_a_name_in_code_asks_an_identifier(question: str) -> None:
     assert IDENTIFIER in asked_types(question)
@@ -326,6 +330,7 @@ def test_a_question_asking_for_a_name_in_code_asks_an_identifier(question: str) 
     "What options do I have to pay?", "Which settings page shows my plan?", "Quelle classe pour mon enfant ?",
     "Which file formats can I import?", "Which file type should my export be?", "Quel fichier au format PDF joindre ?",
     "What value does the Premium plan add?", "Which package should I buy for my family?",
+    "What do I need to bring to my first class?", "What do I get when a friend joins?",
 ])
 def test_everyday_options_and_classes_are_not_asked_as_code(question: str) -> None:
     assert IDENTIFIER not in asked_types(question)
