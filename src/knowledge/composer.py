@@ -967,6 +967,7 @@ def _with_what_follows(chosen: list[int], candidates: list[_Candidate],
     return out
 
 
+FIELD_REST = 2  # a field's description quoted whole after its name when it goes on this many sentences or fewer
 _FIELD_LABEL = re.compile(r"^`([^`\n]+)`(?:\s*\([^)\n]*\))?(?:,[^:\n]{0,60})?:\s")  # "`favorites` (bool), default `false`: …"
 
 
@@ -975,11 +976,22 @@ def _with_field_name(chosen: list[int], candidates: list[_Candidate],
     """A sentence further on in a field's description ("When enabled, users can star their own
     messages…") comes after the sentence that names the field ("`favorites` (bool), default
     `false`: Enable favorite messages."): quoted alone, it describes a setting the reader cannot
-    find. `at`: each candidate's index by (source, chunk, position)."""
+    find. The other way round, the sentence naming a field comes with the rest of its description
+    when that is short (`FIELD_REST` sentences): "`unsafe_allow_html` (bool), default `false`:
+    Process and display HTML in messages." is half an answer without "This can be a security risk."
+    `at`: each candidate's index by (source, chunk, position)."""
     out = list(chosen)
     for i in chosen:
         c = candidates[i]
         if c.unit.kind != "sentence":
+            continue
+        if _FIELD_LABEL.match(c.unit.text):  # the rest of a short description goes with it
+            rest = [k for k, u in enumerate(c.siblings) if u.block == c.unit.block and k > c.order]
+            if len(rest) <= FIELD_REST and all(c.siblings[k].kind == "sentence" for k in rest):
+                for k in rest:
+                    j = at.get((c.hit.source, c.hit.chunk_index, k))
+                    if j is not None and j not in out:
+                        out.insert(out.index(i) + 1 + rest.index(k), j)
             continue
         first = next((k for k, u in enumerate(c.siblings) if u.block == c.unit.block), c.order)
         label = _FIELD_LABEL.match(c.siblings[first].text) if first < c.order else None

@@ -475,6 +475,24 @@ def test_a_sentence_of_a_field_description_comes_with_the_field_name(answer) -> 
     assert result.text.index("`keep_drafts`") < result.text.index("When enabled"), result.text
 
 
+RENDERING_PAGE = """### Rendering
+
+`allow_raw_markup` (bool), default `false`: Render the raw markup that replies carry. Scripts in it run in the \
+reader's browser.
+
+`compact` (bool), default `false`: Show replies with less spacing."""
+
+
+def test_the_sentence_naming_a_field_comes_with_the_rest_of_its_short_description(answer) -> None:
+    """"…Render the raw markup that replies carry." is half the answer to "is there a catch?": the
+    field's description goes on "Scripts in it run in the reader's browser"."""
+    result = answer("Replies show the tags as text. Which setting renders them, and is there a catch?",
+                    [hit(RENDERING_PAGE, "config/features.mdx", "Features", "Rendering")])
+    assert "`allow_raw_markup`" in result.text and "Scripts in it run in the reader's browser" in result.text, \
+        result.text
+    assert result.text.index("Render the raw markup") < result.text.index("Scripts in it run"), result.text
+
+
 TUTORIAL_PAGE = """In this tutorial, we'll walk through the steps to create an application integrated with Quill Engine.
 
 The integration shows every Quill Engine plugin call as a step in the interface.
