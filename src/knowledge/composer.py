@@ -50,6 +50,7 @@ from knowledge.fragments import opens_on_pronoun, refers_back, starts_lower
 from knowledge.language import detect_language
 from knowledge.lexical import analyse_query
 from knowledge.list_context import (
+    MAX_ITEMS,
     code_under_caption,
     gather_lists,
     heading_lead,
@@ -1062,6 +1063,39 @@ def _with_announced_code(chosen: list[_Candidate], kb: Any = None) -> list[_Cand
     return out
 
 
+_STEP_NUMBER = re.compile(r"^(\d+)[.)]\s")
+
+
+def _with_rest_of_procedure(chosen: list[_Candidate], kb: Any) -> list[_Candidate]:
+    """A numbered list quoted to the end of its passage, whose steps go on in the next passage
+    ("…2. check the Enable Browser Integration box." then "3. In your Browser, navigate to the
+    Extensions manager…"), is quoted with them: the chunker cut the procedure, not its writer.
+    Up to `MAX_ITEMS` steps in all, across as many passages as the numbering goes on; a step of
+    those passages chosen on its own is then quoted once, in the whole."""
+    out: list[_Candidate] = []
+    merged: set[tuple[str, int, int]] = set()  # the lists quoted as the rest of one before them
+    for c in chosen:
+        current, text, items = c, c.unit.text, list(c.unit.items)
+        while c.unit.kind == "list" and c.unit.numbered and items \
+                and all(u.block <= current.unit.block for u in current.siblings):
+            last = [m for m in (_STEP_NUMBER.match(line) for line in text.splitlines()) if m]
+            opening = _opening_of_next_passage(current, kb) if last else None
+            if opening is None:
+                break
+            following, units, first = opening
+            rest = next((u for u in units if u.kind == "list" and u.block == units[first].block), None)
+            number = _STEP_NUMBER.match(rest.text) if rest is not None and rest.numbered else None
+            if number is None or int(number.group(1)) != int(last[-1].group(1)) + 1 \
+                    or len(last) + sum(bool(_STEP_NUMBER.match(line)) for line in rest.text.splitlines()) > MAX_ITEMS:
+                break
+            text, items = f"{text}\n{rest.text}", items + list(rest.items)
+            current = replace(current, unit=rest, hit=following, order=rest.position, siblings=units)
+            merged.add((following.source, following.chunk_index, rest.block))
+        out.append(c if current is c else replace(c, unit=replace(c.unit, text=text, items=items)))
+    return [c for c in out if c.unit.kind not in ("list", "item")
+            or (c.hit.source, c.hit.chunk_index, c.unit.block) not in merged]
+
+
 def _one_telling(chosen: list[_Candidate]) -> list[_Candidate]:
     """One procedure told by two articles is quoted once: a list sharing a step with a list of
     another article quoted before it ("1. On the My Vault page, select the Add Item button.")
@@ -1206,7 +1240,8 @@ def _assemble(question: str, kind: str, chosen: list[_Candidate], names: dict[st
                                  before=d.unit.lead or d.unit.previous)
         prefix = {"yes": YES, "no": NO}.get(answer or "", {}).get(language, "")
     chosen = _with_block_of_next_passage(chosen, kb)
-    chosen = _with_announced_code(_one_telling(gather_lists(chosen)), kb)  # a list once, whole, under its lead-in
+    chosen = _with_announced_code(_with_rest_of_procedure(_one_telling(gather_lists(chosen)), kb), kb)
+    # a list once, whole, under its lead-in
     # (knowledge.list_context)
     source_rank: dict[str, float] = {}
     for c in sorted(chosen, key=lambda c: c.rank):

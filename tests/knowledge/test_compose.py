@@ -258,6 +258,21 @@ def test_a_lead_in_ending_its_chunk_comes_with_the_list_opening_the_next(answer)
     assert "choose the kind of visit:\n" in result.text and "a trip to the address" in result.text, result.text
 
 
+def test_a_procedure_cut_by_the_chunker_is_quoted_with_its_next_steps(answer) -> None:
+    """Steps 1-2 end one passage and 3-4 open the next: what else is needed ("toggle Allow access
+    to local files") is the third step, and "1. … 2. …" alone is half the procedure."""
+    chunks = [Hit("To unlock the add-on with your face:\n\n1. In the desktop app, open Settings.\n"
+                  "2. Check the Allow browser integration box.", "face.md", "Face unlock", "Add-on", 0, 1.0),
+              Hit("3. In your browser's extension page, open the add-on and toggle Allow access to local files.\n"
+                  "4. In the add-on, check Unlock with your face.", "face.md", "Face unlock", "Add-on", 1, 0.0),
+              Hit("Your desktop app must stay logged in. Unlock needs it running.", "face.md", "Face unlock", "Notes",
+                  2, 0.0)]
+    result = answer("I checked the Allow browser integration box in the desktop app settings, but face unlock of the "
+                    "add-on still fails. Is anything else needed?", [chunks[0]], kb=ArticleKB(chunks))
+    assert "2. Check the Allow browser integration box.\n3. In your browser's extension page" in result.text, result.text
+    assert "4. In the add-on, check Unlock with your face." in result.text, result.text
+
+
 def test_a_lead_in_ending_its_chunk_over_a_picture_is_a_whole_statement(answer) -> None:
     """"…use the gear menu's Resend Invitations:" ended its passage over a screenshot, and the next
     passage opens a new section, on no block: what the colon announced was the picture. The
