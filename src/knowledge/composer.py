@@ -623,6 +623,7 @@ def compose(question: str, hits: list[Hit], embedder: Any, cache_dir: Path, *, k
             if deciding not in chosen and not any(_overlaps(candidates[deciding], candidates[j]) for j in chosen):
                 chosen = chosen[: max(budget - 1, 1)] + [deciding]
             candidates[deciding].deciding = True
+            chosen = _steps_of_the_answering_article(chosen, candidates, deciding)
     if kind == HOWTO:
         chosen = _with_example(chosen, candidates, question)
         chosen = whole_steps(chosen, candidates)  # a procedure is quoted whole (knowledge.list_context)
@@ -632,6 +633,15 @@ def compose(question: str, hits: list[Hit], embedder: Any, cache_dir: Path, *, k
                          _documented_names([candidates[i] for i in chosen], kb), kb)
     composed.weak = top_similarity < floor + WEAK_MARGIN
     return composed
+
+
+def _steps_of_the_answering_article(chosen: list[int], candidates: list[_Candidate], deciding: int) -> list[int]:
+    """A yes/no is answered by the unit that says yes or no, and by the steps of its article that
+    follow from it; another article's numbered steps tell another procedure ("Does re-prompt
+    encrypt the item?" — "…is not an encryption mechanism", not the steps to rotate a key)."""
+    source = candidates[deciding].hit.source
+    return [i for i in chosen if candidates[i].hit.source == source
+            or not (candidates[i].unit.kind in ("list", "item") and candidates[i].unit.numbered)]
 
 
 def _each_part_answered(chosen: list[int], candidates: list[_Candidate], parts: list[str], embedder: Any,

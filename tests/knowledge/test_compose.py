@@ -273,6 +273,22 @@ def test_a_procedure_cut_by_the_chunker_is_quoted_with_its_next_steps(answer) ->
     assert "4. In the add-on, check Unlock with your face." in result.text, result.text
 
 
+def test_a_yes_no_answer_leaves_out_another_articles_steps(answer) -> None:
+    """"Does the PIN prompt encrypt the item?" is answered "…is not an encryption mechanism"; the
+    steps to change a PIN, from another article, read close to the question but tell another
+    procedure."""
+    hits = [Hit("Turn on Confirm with PIN for any item to ask for your PIN before its details show.\n\n"
+                "Warning: Confirm with PIN is not an encryption mechanism. It is a screen guard only.",
+                "items.md", "Items", "Protect items", 0, 1.0),
+            Hit("Complete the following steps to change your PIN and re-encrypt your data:\n\n1. Open Settings.\n"
+                "2. Select Security.\n3. Enter your PIN again before showing an item, to re-encrypt that item with "
+                "the new PIN.\n4. Check Re-encrypt my data and select Save.", "pin.md", "PIN", "Change your PIN", 0, 0.9)]
+    result = answer("I turned on the option that asks for my PIN before showing an item. Does that add a layer of "
+                    "encryption to the item?", hits)
+    assert "not an encryption mechanism" in result.text, result.text
+    assert "Open Settings" not in result.text and "re-encrypt that item" not in result.text, result.text
+
+
 def test_a_lead_in_ending_its_chunk_over_a_picture_is_a_whole_statement(answer) -> None:
     """"…use the gear menu's Resend Invitations:" ended its passage over a screenshot, and the next
     passage opens a new section, on no block: what the colon announced was the picture. The
