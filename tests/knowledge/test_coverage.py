@@ -124,6 +124,21 @@ def test_a_missing_name_is_spoken_of_only_when_it_pulls_a_passage_towards_the_qu
     assert names_spoken_of(("Easter",), [hours], embedder, tmp_path, "Is the club closed at Easter?")
 
 
+def test_a_short_line_naming_something_else_does_not_speak_of_a_missing_name(tmp_path) -> None:
+    """A list of platforms ("On Fly.io", "On Render") reads close to any product name, and a two-word
+    line's cosine to the question moves with any word taken out of it: it speaks of no name."""
+    from knowledge.coverage import names_spoken_of
+    from relais.embeddings import get_embedder
+
+    embedder = get_embedder()
+    platforms = ("Deploy your assistant on the platform of your choice:\n\n- On Fly.io\n- On Render\n"
+                 "- On Google App Engine\n\nEach guide walks you through the setup.")
+    question = "How do I connect my assistant to a Webex space?"
+    assert not names_spoken_of(("Webex",), [platforms], embedder, tmp_path, question)
+    spoken = platforms + "\n\nWebex-style team spaces are reached through the Teams connector and its bot account."
+    assert names_spoken_of(("Webex",), [spoken], embedder, tmp_path, question)
+
+
 def test_words_the_base_lacks_and_no_word_shared_with_what_was_retrieved() -> None:
     """"une procuration pour voter" on a base that says neither: what retrieval found (a passage
     that only reads close) shares no word with it; a paraphrase with one unknown word still does."""
