@@ -99,9 +99,9 @@ _ASKS.append((IDENTIFIER, re.compile(  # words that name code, never a bare "opt
     r"(?:graphql\s+)?(?:quer(?:y|ies)|mutations?)|"
     r"key\s+combinations?|keyboard\s+shortcuts?|modules?|(?:npm|pip|pypi|python|node)\s+packages?|packages?(?=\s+(?:\w+\s+){0,4}?install)|http\s+(?:verb|method)s?|"
     r"(?:config(?:uration)?|cli|command[- ]line)\s+(?:options?|settings?|keys?|flags?))\b|"
-    r"\b(?:which|what)\s+options?\s+of\s+the\s+\w+\s+command\b|"
+    r"\b(?:which|what)\s+options?\s+of\s+the\s+\w+\s+command\b|\b(?:which|what)\s+methods?\s+(?!of\b|to\b|for\b)|"
     # the literal to write somewhere: "what do I pass to the export command", "…put in the item's URI"
-    r"\bwhat\s+(?:do|should|must|would|can)\s+(?:i|we|you)\s+(?:pass|put|add|type|write|enter|call)\b|\b(?:which|what)\s+methods?\s+(?!of\b|to\b|for\b)|"
+    r"\bwhat\s+(?:do|should|must|would|can)\s+(?:i|we|you)\s+(?:pass|put|add|type|write|enter|call)\b|"
     # one value of a named setting ("which OAuth prompt value"), not "what value" (worth) nor the values it takes
     r"\b(?:which|what)\s+(?:\w+\s+){1,2}value\b(?!s)|"
     r"\bquel(?:le)?s?\s+(?:\w+\s+){0,2}?(?:url|verbe\s+http|methode\s+http|variable\s+d\W*environnement|"

@@ -1086,8 +1086,8 @@ def _with_rest_of_procedure(chosen: list[_Candidate], kb: Any) -> list[_Candidat
     merged: set[tuple[str, int, int]] = set()  # the lists quoted as the rest of one before them
     for c in chosen:
         current, text, items = c, c.unit.text, list(c.unit.items)
-        while c.unit.kind == "list" and c.unit.numbered and items \
-                and all(u.block <= current.unit.block for u in current.siblings):
+        procedure = c.unit.kind == "list" and c.unit.numbered and bool(items)
+        while procedure and all(u.block <= current.unit.block for u in current.siblings):  # it ends its passage
             last = [m for m in (_STEP_NUMBER.match(line) for line in text.splitlines()) if m]
             opening = _opening_of_next_passage(current, kb) if last else None
             if opening is None:
@@ -1250,9 +1250,8 @@ def _assemble(question: str, kind: str, chosen: list[_Candidate], names: dict[st
                                  before=d.unit.lead or d.unit.previous)
         prefix = {"yes": YES, "no": NO}.get(answer or "", {}).get(language, "")
     chosen = _with_block_of_next_passage(chosen, kb)
+    # a list once, whole, under its lead-in (knowledge.list_context), its steps the chunker cut off included
     chosen = _with_announced_code(_with_rest_of_procedure(_one_telling(gather_lists(chosen)), kb), kb)
-    # a list once, whole, under its lead-in
-    # (knowledge.list_context)
     source_rank: dict[str, float] = {}
     for c in sorted(chosen, key=lambda c: c.rank):
         source_rank.setdefault(c.hit.source, len(source_rank))
