@@ -999,10 +999,9 @@ def _with_field_name(chosen: list[int], candidates: list[_Candidate],
         if _FIELD_LABEL.match(c.unit.text):  # the rest of a short description goes with it
             rest = [k for k, u in enumerate(c.siblings) if u.block == c.unit.block and k > c.order]
             if len(rest) <= FIELD_REST and all(c.siblings[k].kind == "sentence" for k in rest):
-                for k in rest:
-                    j = at.get((c.hit.source, c.hit.chunk_index, k))
-                    if j is not None and j not in out:
-                        out.insert(out.index(i) + 1 + rest.index(k), j)
+                found = [at.get((c.hit.source, c.hit.chunk_index, k)) for k in rest]
+                after = out.index(i) + 1
+                out[after:after] = [j for j in found if j is not None and j not in out]
             continue
         first = next((k for k, u in enumerate(c.siblings) if u.block == c.unit.block), c.order)
         label = _FIELD_LABEL.match(c.siblings[first].text) if first < c.order else None
@@ -1073,37 +1072,37 @@ def _with_announced_code(chosen: list[_Candidate], kb: Any = None) -> list[_Cand
     return out
 
 
-_STEP_NUMBER = re.compile(r"^(\d+)[.)]\s")
+def _step_numbers(unit: Unit, siblings: list[Unit]) -> list[int]:
+    """The numbers of list `unit`'s steps (its top-level items), as its source writes them."""
+    return [int(u.marker.rstrip(".)")) for u in siblings
+            if u.kind == "item" and u.block == unit.block and u.marker.rstrip(".)").isdigit()]
 
 
 def _with_rest_of_procedure(chosen: list[_Candidate], kb: Any) -> list[_Candidate]:
     """A numbered list quoted to the end of its passage, whose steps go on in the next passage
     ("…2. check the Enable Browser Integration box." then "3. In your Browser, navigate to the
-    Extensions manager…"), is quoted with them: the chunker cut the procedure, not its writer.
-    Up to `MAX_ITEMS` steps in all, across as many passages as the numbering goes on; a step of
-    those passages chosen on its own is then quoted once, in the whole."""
-    out: list[_Candidate] = []
-    merged: set[tuple[str, int, int]] = set()  # the lists quoted as the rest of one before them
+    Extensions manager…"), comes with them: the chunker cut the procedure, not its writer. The
+    next passages' lists join the answer while their numbering goes on, up to `MAX_ITEMS` steps
+    in all; `_assemble` quotes them as one list (`_continues`)."""
+    out = list(chosen)
+    quoted = {(c.hit.source, c.hit.chunk_index, c.unit.block) for c in chosen if c.unit.kind in ("list", "item")}
     for c in chosen:
-        current, text, items = c, c.unit.text, list(c.unit.items)
-        procedure = c.unit.kind == "list" and c.unit.numbered and bool(items)
-        while procedure and all(u.block <= current.unit.block for u in current.siblings):  # it ends its passage
-            last = [m for m in (_STEP_NUMBER.match(line) for line in text.splitlines()) if m]
-            opening = _opening_of_next_passage(current, kb) if last else None
+        if c.unit.kind != "list" or not c.unit.numbered:
+            continue
+        current, steps = c, _step_numbers(c.unit, c.siblings)
+        while steps and all(u.block <= current.unit.block for u in current.siblings):  # it ends its passage
+            opening = _opening_of_next_passage(current, kb)
             if opening is None:
                 break
             following, units, first = opening
             rest = next((u for u in units if u.kind == "list" and u.block == units[first].block), None)
-            number = _STEP_NUMBER.match(rest.text) if rest is not None and rest.numbered else None
-            if number is None or int(number.group(1)) != int(last[-1].group(1)) + 1 \
-                    or len(last) + sum(bool(_STEP_NUMBER.match(line)) for line in rest.text.splitlines()) > MAX_ITEMS:
+            more = _step_numbers(rest, units) if rest is not None and rest.numbered else []
+            if not more or more[0] != steps[-1] + 1 or len(steps) + len(more) > MAX_ITEMS:
                 break
-            text, items = f"{text}\n{rest.text}", items + list(rest.items)
-            current = replace(current, unit=rest, hit=following, order=rest.position, siblings=units)
-            merged.add((following.source, following.chunk_index, rest.block))
-        out.append(c if current is c else replace(c, unit=replace(c.unit, text=text, items=items)))
-    return [c for c in out if c.unit.kind not in ("list", "item")
-            or (c.hit.source, c.hit.chunk_index, c.unit.block) not in merged]
+            current, steps = replace(c, unit=rest, hit=following, order=rest.position, siblings=units), steps + more
+            if (following.source, following.chunk_index, rest.block) not in quoted:
+                out.append(current)
+    return out
 
 
 def _one_telling(chosen: list[_Candidate]) -> list[_Candidate]:
