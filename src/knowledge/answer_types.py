@@ -236,9 +236,21 @@ _STATES[BENEFIT] = re.compile(_STATES[MONEY].pattern + r"|\b(?:credit|discount|b
                               r"r[ée]duction|remise|offert\w*)\b", _I)
 
 
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
+
+
+def _asking_part(question: str) -> str:
+    """The sentences of `question` that ask (end on "?"), when it also tells a situation: "I can
+    no longer write to the office by the case's messaging. Why?" asks a cause, not a contact."""
+    sentences = _SENTENCE_END.split(question.strip())
+    asking = [s for s in sentences if s.rstrip().endswith("?")]
+    return " ".join(asking) if asking and len(asking) < len(sentences) else question
+
+
 def asked_types(question: str) -> frozenset[str]:
-    """The kinds of fact `question` asks for (empty when none is recognised)."""
-    folded = fold_accents(question.lower())
+    """The kinds of fact `question` asks for (empty when none is recognised), read from its asking
+    sentences."""
+    folded = fold_accents(_asking_part(question).lower())
     found = {name for name, pattern in _ASKS if pattern.search(folded)}
     if REQUIREMENT in found and _WHAT_TO_ACT_ON.search(folded) and not _ASKS_REQUIREMENT.search(
             _WHAT_TO_ACT_ON.sub(" ", folded)):

@@ -168,6 +168,15 @@ def test_naming_a_thing_is_no_call_and_which_address_to_write_to_is_a_contact() 
     assert CONTACT not in asked_types("Vaut-il mieux ouvrir le compte avec mon adresse mail à mon nom ?")
 
 
+def test_the_kind_of_fact_is_read_from_the_sentence_that_asks_not_from_the_situation() -> None:
+    assert asked_types("Mon dossier a été accepté et je ne peux plus écrire au service. Pourquoi ?") == frozenset()
+    assert asked_types("I named my sister as my emergency contact. Do I have to set her up again?") == frozenset()
+    assert asked_types("Our plan costs too much for us. Where in the settings do I cancel it?") == {PLACE}
+    # a question without a situation, or with no sentence ending on "?", is read whole
+    assert CONTACT in asked_types("Can I call the office on Sundays?")
+    assert CONTACT in asked_types("Tell me which phone number to call. I am locked out")
+
+
 def test_a_french_article_is_not_a_number_and_a_capital_a_is_not_a_place() -> None:
     assert not states_type("Personne ne peut vous aider pour un problème d'accès.", {TIME, DURATION, QUANTITY})
     assert not states_type("Tap a payment to download a PDF invoice.", {PLACE})
