@@ -43,6 +43,11 @@ _I = re.IGNORECASE
 _TIME_UNITS_EN = r"(?:seconds?|minutes?|mins?|hours?|days?|weeks?|months?|years?)"
 _TIME_UNITS_FR = r"(?:secondes?|minutes?|heures?|jours?|semaines?|mois|ans?|annees?)"
 _COMES_FROM = r"\s+(?:\w+\s+){1,3}?come\s+from\b"  # "where do these tags come from?" asks a cause, not a place
+# "how much do the chunks overlap?": a thing's measure, not a price ("how much does it cost?" keeps one)
+_THING_DOES = r"\s+(?:do|does|did|will|would|should|can|could)\s+(?:they|it|these|those|the\s+\w+)\s+(?!cost|charge|pay)[a-z]+"
+# an age the question states ("my 12-year-old", "pour les 15-17 ans"): asked about only when nothing else is counted
+_STATED_AGE = r"\b\d{1,2}\s+ans\b|\byears?\s+old\b|\b\d{1,2}[- ]year[- ]old\b"
+_COUNTED = re.compile(r"\bhow\s+many\b|\bcombien\s+de\b|\bnumber\s+of\b|\bnombre\s+de\b", _I)
 _ASKS: list[tuple[str, re.Pattern[str]]] = [
     (TIME, re.compile(r"\b(?:what|which)\s+time\b|\buntil\s+when\b|\bopening\s+(?:hours|times)\b|"
                       r"\bwhen\s+(?:does|do|is|are)\b.*\b(?:open|close|opens|closes|staffed)\b|"
@@ -64,18 +69,19 @@ _ASKS: list[tuple[str, re.Pattern[str]]] = [
                           rf"\b(?:longer|shorter|more|less|beyond|past|over)\s+(?:than\s+)?(?:a|an|one|\d+)\s+{_TIME_UNITS_EN}\b|"
                           rf"\b(?:plus|moins)\s+(?:longtemps|long)\s+qu\W*(?:un|une|\d+)\s+{_TIME_UNITS_FR}|"
                           rf"\bau[- ]dela\s+d\W*(?:un|une|\d+)\s+{_TIME_UNITS_FR}", _I)),
-    (MONEY, re.compile(r"\bhow\s+much\b(?!\s+(?:time|notice|memory|space|data|storage|history))|"
+    (MONEY, re.compile(rf"\bhow\s+much\b(?!\s+(?:time|notice|memory|space|data|storage|history)|{_THING_DOES})|"
                        r"\b(?:cost|costs|price|prices|priced|fee|fees|charge|charged|pay|paid|refund\w*|"
                        r"discount|cheaper|expensive)\b|"
                        r"\bcombien\b.*\b(?:cout\w*|pai\w*|pay\w*|regl\w*|recupere\w*|rembours\w*|factur\w*)\b|"
                        r"\b(?:prix|tarifs?|montant|frais|cout\w*)\b|\bcombien\s+d\W*argent\b|"
                        r"\bcombien\b.*\beconomis\w*|\bhow\s+much\b.*\bsav(?:e|es|ed|ings?)\b", _I)),
-    (QUANTITY, re.compile(r"\bhow\s+much\s+(?:memory|space|data|storage)\b|\bhow\s+many\b|\bnumber\s+of\b|"
+    (QUANTITY, re.compile(rf"\bhow\s+much\s+(?:memory|space|data|storage)\b|\bhow\s+much{_THING_DOES}|"
+                          r"\bhow\s+(?:big|large|small|wide|heavy)\b|\bhow\s+many\b|\bnumber\s+of\b|"
                           r"\bcombien\s+de\b|\bnombre\s+de\b|\bmaximum\b|\bminimum\b|\bat\s+most\b|\bau\s+plus\b|"
                           r"\blimit\b|\blimite\b|\b(?:maxima|minima)(?:l|le|ux|les)?\b|\b(?:biggest|largest|smallest)\b|"
                           r"\b(?:max|min)\s+(?:size|file)|\b(?:file|attachment|upload)\s+size\b|\btaille\b|\bpoids\b", _I)),
     (AGE, re.compile(r"\bhow\s+old\b|\b(?:what|minimum|maximum)\s+age\b|\bage\s+(?:limit|minimum)\b|"
-                     r"\bquel\s+age\b|\bage\s+minimum\b|\b\d{1,2}\s+ans\b|\byears?\s+old\b|\b\d{1,2}[- ]year[- ]old\b", _I)),
+                     rf"\bquel\s+age\b|\bage\s+minimum\b|{_STATED_AGE}", _I)),
     (FREQUENCY, re.compile(r"\bhow\s+(?:often|frequently)\b|\bhow\s+many\s+times\b|\ba\s+quelle\s+frequence\b|"
                            r"\btous\s+les\s+combien\b|\bcombien\s+de\s+fois\b", _I)),
     (PLACE, re.compile(r"\b(?:which|what)\s+(?:\w+\s+)?(?:page|screen|web\s*page|url|link)\b|"
@@ -255,6 +261,9 @@ def asked_types(question: str) -> frozenset[str]:
     if REQUIREMENT in found and _WHAT_TO_ACT_ON.search(folded) and not _ASKS_REQUIREMENT.search(
             _WHAT_TO_ACT_ON.sub(" ", folded)):
         found.discard(REQUIREMENT)
+    if AGE in found and QUANTITY in found and _COUNTED.search(folded) and \
+            not dict(_ASKS)[AGE].search(re.sub(_STATED_AGE, " ", folded)):
+        found.discard(AGE)  # "how many requests did the pass for 15-17 ans get?" counts requests
     if DURATION in found and _HOW_MANY_TIME.search(folded):
         found.discard(QUANTITY)
     if TIME in found and re.search(r"\bhow\s+late\b", folded) and not re.search(r"\b(?:open|close)", folded):

@@ -177,6 +177,19 @@ def test_the_kind_of_fact_is_read_from_the_sentence_that_asks_not_from_the_situa
     assert CONTACT in asked_types("Tell me which phone number to call. I am locked out")
 
 
+def test_how_much_a_thing_does_is_a_measure_not_a_price() -> None:
+    assert asked_types("How big are the chunks, and how much do they overlap?") == {QUANTITY}
+    assert asked_types("How much does the plan cost per user?") == {MONEY}
+    assert asked_types("How much is the Families plan?") == {MONEY}
+
+
+def test_an_age_the_question_states_gives_way_to_what_it_counts() -> None:
+    assert asked_types("Pour le pass des 15-17 ans, combien de demandes la ville a-t-elle reçues ?") == {QUANTITY}
+    assert asked_types("How many accounts can a 12-year-old have?") == {QUANTITY}
+    assert asked_types("My son is 12 years old, can he have an account?") == {AGE}
+    assert AGE in asked_types("Quel âge minimum faut-il avoir pour ouvrir 3 comptes ?")
+
+
 def test_a_french_article_is_not_a_number_and_a_capital_a_is_not_a_place() -> None:
     assert not states_type("Personne ne peut vous aider pour un problème d'accès.", {TIME, DURATION, QUANTITY})
     assert not states_type("Tap a payment to download a PDF invoice.", {PLACE})
