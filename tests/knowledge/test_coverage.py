@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import numpy as np
+import pytest
+
 from knowledge.coverage import question_coverage
 from knowledge.lexical import LexicalIndex
 
@@ -253,3 +256,31 @@ def test_subject_in_base_answers_a_name_the_hits_write_otherwise(tmp_path) -> No
     assert subject_in_base(question, hits, get_embedder("minilm"), Base(), tmp_path)
     without_ios = [Hit(support.replace(" and iOS 13.3+", ""), "keys.md", "Security keys", "", 0, 1.0), hits[1]]
     assert not subject_in_base(question, without_ios, get_embedder("minilm"), Base(), tmp_path)
+
+
+class _ScriptedEmbedder:
+    """Vectors written by hand, so the test reads the rule and not one encoder's geometry."""
+
+    name, dim = "scripted", 3
+
+    def __init__(self, vectors: dict[str, tuple[float, float, float]]) -> None:
+        self.vectors = {text: np.array(v, dtype=np.float32) / np.linalg.norm(v) for text, v in vectors.items()}
+
+    def embed_query(self, text: str) -> np.ndarray:
+        return self.vectors.get(text, np.array([0.0, 0.0, 1.0], dtype=np.float32))
+
+    def embed_documents(self, texts, batch_size: int = 64) -> np.ndarray:
+        return np.array([self.embed_query(t) for t in texts])
+
+
+@pytest.mark.parametrize(("with_name", "spoken"), [(0.62, False), (0.67, True)])
+def test_a_near_domain_name_pulling_a_passage_a_little_is_not_spoken_of(with_name: float, spoken: bool) -> None:
+    """Measured on the blind sets' off-topic questions, a near-domain name ("SurrealDB") pulls a
+    retrieved sentence by up to 0.12; a name the passage is about ("Christmas" ~ "December 25") by ~0.17."""
+    from knowledge.coverage import names_spoken_of
+
+    sentence = "Every thread is stored in the official data layer."
+    question, without = "Can threads be stored in SurrealDB?", "Can threads be stored in ?"
+    embedder = _ScriptedEmbedder({sentence: (1, 0, 0), "SurrealDB": (0.3, (1 - 0.09) ** 0.5, 0),
+                                  question: (with_name, (1 - with_name**2) ** 0.5, 0), without: (0.5, 0.75**0.5, 0)})
+    assert names_spoken_of(("SurrealDB",), [sentence], embedder, None, question) is spoken
