@@ -877,10 +877,12 @@ def _focused(chosen: list[int], candidates: list[_Candidate], scorer: _Scorer) -
     """The chosen units that serve the question: when a unit names what a "which X" question asks
     for, units of other articles that do not are padding ("…avec le verbe HTTP POST" answers;
     another page's setup steps do not); when the best unit states the asked type of fact (an
-    amount, a duration…), so do units of other articles that state none."""
+    amount, a duration…), so do units of other articles that state none. An example answering a
+    question that asks a name written as code writes it ("which hook…?": `useAuth()`)."""
     if scorer.focus:
         naming = {candidates[i].hit.source for i in chosen
-                  if candidates[i].unit.kind != "code" and scorer.focus <= _terms(candidates[i].unit.text)}
+                  if (candidates[i].unit.kind == "code" and IDENTIFIER in scorer.types)
+                  or (candidates[i].unit.kind != "code" and scorer.focus <= _terms(candidates[i].unit.text))}
         if naming:
             chosen = [i for i in chosen if candidates[i].hit.source in naming]
     if chosen and scorer.typed:
@@ -904,6 +906,8 @@ _SAYS_WHAT_TO_DO = re.compile(  # after a sentence saying what is not done, or w
     r"in\s+(?:that|this|such\s+a)\s+case|if\s+so|dans\s+(?:ce|un\s+tel)\s+cas|le\s+cas\s+échéant|"
     r"si\s+c'est\s+le\s+cas)\b", re.IGNORECASE)
 _STEPS_BACK = 3  # at most this many units before a "Then…" sentence: a block and its lead-in
+_EXAMPLE_LEAD = re.compile(r"^(?:for\s+example|for\s+instance|e\.g\.|such\s+as|par\s+exemple|exemple|"
+                           r"comme\s+ceci|like\s+this)\s*:$", re.IGNORECASE)
 
 
 def _spans(chosen: list[int], candidates: list[_Candidate], kind: str,
@@ -946,6 +950,7 @@ def _with_what_follows(chosen: list[int], candidates: list[_Candidate],
       `user_env`…"); so does one followed by "To do so," / "Pour ce faire," ("…you need to
       regenerate them. To do so, remove the `.chainlit/translations` folder…") or by "However,
       you can" ("The default avatar is the favicon. However, you can… in `/public/avatars`");
+    - the best unit, a sentence followed by a bare "For example:", comes with the block of examples;
     - the best unit, a sentence ending on ":", comes with the block it introduces, or with the
       sentence after it: the screenshot the colon announced is gone, and that sentence is the next step."""
     out = list(chosen)
@@ -963,6 +968,11 @@ def _with_what_follows(chosen: list[int], candidates: list[_Candidate],
         elif c.unit.kind == "sentence" and following is not None and following.kind == "sentence" \
                 and _SAYS_WHAT_TO_DO.match(following.text):
             order = after
+        elif i == chosen[0] and c.unit.kind == "sentence" and following is not None and following.kind == "sentence" \
+                and _EXAMPLE_LEAD.match(following.text):
+            # "…as a query string. For example:" then the addresses: the answer made concrete
+            order = next((k for k in range(after + 1, len(c.siblings)) if c.siblings[k].kind in ("code", "list")
+                          and c.siblings[k].lead == following.text), None)
         elif i == chosen[0] and c.unit.kind == "sentence" and c.unit.text.rstrip().endswith(":") \
                 and following is not None and following.kind in ("code", "list", "sentence"):
             # the unit that answers best introduces a block: the block comes with it; a sentence right
@@ -973,7 +983,8 @@ def _with_what_follows(chosen: list[int], candidates: list[_Candidate],
             continue
         j = at.get((c.hit.source, c.hit.chunk_index, order)) if order is not None else None
         if j is not None and j not in out:
-            candidates[j].led = candidates[j].unit.kind in ("code", "list") and candidates[j].unit.lead != c.unit.text
+            candidates[j].led = candidates[j].unit.kind in ("code", "list") and candidates[j].unit.lead not in (
+                c.unit.text, following.text if following is not None else None)
             out.insert(out.index(i) + 1, j)
     return out
 

@@ -854,3 +854,40 @@ def test_a_question_for_a_package_finds_the_install_command_further_in_the_artic
     result = answer("I set up the team chat bot as described, but my app fails at startup with a missing module. "
                     "Which package do I have to install myself?", [chunks[0], chunks[2]], kb=ArticleKB(chunks))
     assert "pip install botbuilder-core" in result.text, result.text
+
+
+HOOKS = "The client package provides a set of React hooks to show who is signed in and to sign out from your own frontend."
+SESSION_HOOK = """```tsx
+import { useSession } from '@acme/client';
+
+const Profile = () => {
+  const { user, signOut } = useSession();
+  return <button onClick={signOut}>{user.name}</button>;
+};
+```"""
+
+
+def test_a_question_for_a_name_written_as_code_keeps_the_example_that_writes_it(answer) -> None:
+    """"Which hook…?": a sentence of another article saying "hooks" names none; the example does."""
+    result = answer("In my own frontend I want to show who is signed in and a sign-out button. Which hook from the package gives me that?",
+                    [hit(SESSION_HOOK, "usage.md", "Usage", "The useSession hook"),
+                     hit(HOOKS, "setup.md", "Installation", rank=1)])
+    assert "useSession()" in result.text, result.text
+
+
+BOOKMARK = ("Nope! Bookmarking the sign-in page with your team identifier included in its address will save you "
+            "typing it each time. For example:\n\n"
+            "- `https://app.example.com/login?team=your-team` for the cloud service\n"
+            "- `https://your.domain/login?team=your-team` for self-hosted servers")
+
+
+def test_a_sentence_followed_by_for_example_comes_with_the_examples() -> None:
+    """The best sentence, then a bare "For example:" and the addresses: the answer made concrete."""
+    from knowledge.composer import _units, _with_what_follows
+
+    candidates = _units([(hit(BOOKMARK, "faq.md", "FAQ", "Do I need to enter my team identifier every time?"), 0.0)], set())
+    at = {(c.hit.source, c.hit.chunk_index, c.order): i for i, c in enumerate(candidates)}
+    best = next(i for i, c in enumerate(candidates) if c.unit.text.startswith("Bookmarking"))
+    added = [candidates[i].unit for i in _with_what_follows([best], candidates, at) if i != best]
+    assert [(u.kind, u.lead) for u in added] == [("list", "For example:")]
+    assert not candidates[_with_what_follows([best], candidates, at)[1]].led  # its lead-in is quoted with it
