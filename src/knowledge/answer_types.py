@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import re
 
+from knowledge.question_kind import asked_clause
 from relais.language import fold_accents
 
 MONEY = "money"
@@ -46,7 +47,7 @@ _COMES_FROM = r"\s+(?:\w+\s+){1,3}?come\s+from\b"  # "where do these tags come f
 # "how much do the chunks overlap?": a thing's measure, not a price ("how much does it cost?" keeps one)
 _THING_DOES = r"\s+(?:do|does|did|will|would|should|can|could)\s+(?:they|it|these|those|the\s+\w+)\s+(?!cost|charge|pay)[a-z]+"
 # an age the question states ("my 12-year-old", "pour les 15-17 ans"): asked about only when nothing else is counted
-_STATED_AGE = r"\b\d{1,2}\s+ans\b|\byears?\s+old\b|\b\d{1,2}[- ]year[- ]old\b"
+_STATED_AGE = re.compile(r"\b\d{1,2}\s+ans\b|\byears?\s+old\b|\b\d{1,2}[- ]year[- ]old\b", _I)
 _COUNTED = re.compile(r"\bhow\s+many\b|\bcombien\s+de\b|\bnumber\s+of\b|\bnombre\s+de\b", _I)
 _ASKS: list[tuple[str, re.Pattern[str]]] = [
     (TIME, re.compile(r"\b(?:what|which)\s+time\b|\buntil\s+when\b|\bopening\s+(?:hours|times)\b|"
@@ -81,7 +82,7 @@ _ASKS: list[tuple[str, re.Pattern[str]]] = [
                           r"\blimit\b|\blimite\b|\b(?:maxima|minima)(?:l|le|ux|les)?\b|\b(?:biggest|largest|smallest)\b|"
                           r"\b(?:max|min)\s+(?:size|file)|\b(?:file|attachment|upload)\s+size\b|\btaille\b|\bpoids\b", _I)),
     (AGE, re.compile(r"\bhow\s+old\b|\b(?:what|minimum|maximum)\s+age\b|\bage\s+(?:limit|minimum)\b|"
-                     rf"\bquel\s+age\b|\bage\s+minimum\b|{_STATED_AGE}", _I)),
+                     rf"\bquel\s+age\b|\bage\s+minimum\b|{_STATED_AGE.pattern}", _I)),
     (FREQUENCY, re.compile(r"\bhow\s+(?:often|frequently)\b|\bhow\s+many\s+times\b|\ba\s+quelle\s+frequence\b|"
                            r"\btous\s+les\s+combien\b|\bcombien\s+de\s+fois\b", _I)),
     (PLACE, re.compile(r"\b(?:which|what)\s+(?:\w+\s+)?(?:page|screen|web\s*page|url|link)\b|"
@@ -153,6 +154,7 @@ _WHAT_TO_ACT_ON = re.compile(
     r"\bwhat\s+do\s+(?:i|we|you)\s+need\s+to\s+[a-z]+(?:-[a-z]+)?(?:\s+(?:on|off|up|out|down|in))?\s*"
     r"(?:$|[?.!,;]|\b(?:in|on|at|for|from|with|within|inside|under|via|through|there|here)\b)", _I)
 _ASKS_REQUIREMENT = dict(_ASKS)[REQUIREMENT]
+_ASKS_AGE = dict(_ASKS)[AGE]
 _HOW_MANY_TIME = re.compile(rf"\bhow\s+many\s+{_TIME_UNITS_EN}\b|\bcombien\s+de\s+{_TIME_UNITS_FR}\b", _I)
 
 # --- what a text states (patterns run on the original text) --------------------------------------
@@ -242,27 +244,17 @@ _STATES[BENEFIT] = re.compile(_STATES[MONEY].pattern + r"|\b(?:credit|discount|b
                               r"r[ée]duction|remise|offert\w*)\b", _I)
 
 
-_SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
-
-
-def _asking_part(question: str) -> str:
-    """The sentences of `question` that ask (end on "?"), when it also tells a situation: "I can
-    no longer write to the office by the case's messaging. Why?" asks a cause, not a contact."""
-    sentences = _SENTENCE_END.split(question.strip())
-    asking = [s for s in sentences if s.rstrip().endswith("?")]
-    return " ".join(asking) if asking and len(asking) < len(sentences) else question
-
-
 def asked_types(question: str) -> frozenset[str]:
-    """The kinds of fact `question` asks for (empty when none is recognised), read from its asking
-    sentences."""
-    folded = fold_accents(_asking_part(question).lower())
+    """The kinds of fact `question` asks for (empty when none is recognised), read from what it
+    asks, not from the situation told first ("…I can no longer write to the office. Why?" asks
+    no contact)."""
+    folded = fold_accents(asked_clause(question).lower())
     found = {name for name, pattern in _ASKS if pattern.search(folded)}
     if REQUIREMENT in found and _WHAT_TO_ACT_ON.search(folded) and not _ASKS_REQUIREMENT.search(
             _WHAT_TO_ACT_ON.sub(" ", folded)):
         found.discard(REQUIREMENT)
     if AGE in found and QUANTITY in found and _COUNTED.search(folded) and \
-            not dict(_ASKS)[AGE].search(re.sub(_STATED_AGE, " ", folded)):
+            not _ASKS_AGE.search(_STATED_AGE.sub(" ", folded)):
         found.discard(AGE)  # "how many requests did the pass for 15-17 ans get?" counts requests
     if DURATION in found and _HOW_MANY_TIME.search(folded):
         found.discard(QUANTITY)

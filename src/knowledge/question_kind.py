@@ -157,13 +157,17 @@ _SEAM = re.compile(rf"(?:,\s*(?:and|et)\s+|\s+(?:and|et)\s+|(?<=\?)\s+(?:(?:and|
                    re.IGNORECASE)
 
 
+def asked_clause(question: str) -> str:
+    """What `question` asks, without the statement told before it ("In my settings panel I want…
+    Which widget do I use?"): "…I can no longer write to the office. Why?" asks a cause."""
+    return re.split(r"(?<=[.!:])\s+(?=[^.!:]*\?)", " ".join(question.split()))[-1]
+
+
 def question_parts(question: str) -> list[str]:
     """The things a question asks, each as its own clause ("How do I set that up" / "which
     version do I need for the date widget?"); one part for a question that asks one thing. The
-    statement before the question ("In my settings panel I want…") is not a part."""
-    text = " ".join(question.split())
-    asked = re.split(r"(?<=[.!:])\s+(?=[^.!:]*\?)", text)[-1]  # after the leading statement
-    return [p for p in (p.strip(" ,") for p in _SEAM.split(asked)) if p]
+    statement before the question is not a part (`asked_clause`)."""
+    return [p for p in (p.strip(" ,") for p in _SEAM.split(asked_clause(question))) if p]
 
 
 def _stems(text: str) -> set[str]:
