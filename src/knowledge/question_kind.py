@@ -135,17 +135,32 @@ def question_kind(question: str) -> str:
         return HOWTO
     if _HOW_ALONE.search(text):  # "Can I get a new key without a new password? How?"
         return HOWTO
-    tail = re.split(r"[.!:;,]\s+(?=\w+[^.!:;,]*\?\s*$)", text)[-1]  # "…has run out. Can we…?"
-    if _CHOICE.search(tail):  # "vaut-il mieux A ou B ?" is answered by A or B, not by "Oui"
-        return OTHER
-    first = (words(tail) or [""])[0]
-    if first in _EN_AUX:
-        return YESNO
-    if re.match(r"^\s*est[- ]ce\s+(?:qu|[^\W\d_])", tail, re.IGNORECASE):  # "Est-ce que…", "Est-ce normal ?"
-        return YESNO
-    if not _FR_WH.match(tail) and _FR_INVERSION.search(tail) and not _WH_ANYWHERE.search(tail):
-        return YESNO
+    # "…has run out. Can we…?", "If I cancel, do I…?"; a clause after a comma that asks nothing
+    # itself ("Could I nest a message, like a threaded reply?") leaves the sentence to ask
+    clause = re.split(r"[.!:;,]\s+(?=\w+[^.!:;,]*\?\s*$)", text)[-1]
+    tails = [clause]
+    if not (_ASKS_ITSELF.match(clause) or _WH_ANYWHERE.search(clause) or _FR_WH.search(clause)
+            or _FR_INVERSION.search(clause)):
+        tails.append(re.split(r"[.!:;]\s+(?=\w+[^.!:;]*\?\s*$)", text)[-1])
+    for tail in tails:
+        if _CHOICE.search(tail):  # "vaut-il mieux A ou B ?" is answered by A or B, not by "Oui"
+            return OTHER
+        if _asks_yes_or_no(tail):
+            return YESNO
     return OTHER
+
+
+# a clause that asks on its own after a comma: "…, and for how long?", "…, or only to unlock?"
+_ASKS_ITSELF = re.compile(r"^\s*(?:and|or|but|et|ou|mais|puis|voire)\b", re.IGNORECASE)
+
+
+def _asks_yes_or_no(tail: str) -> bool:
+    """Whether the clause opens as a yes/no question ("Can I…", "Est-ce que…", "Peut-on…")."""
+    if (words(tail) or [""])[0] in _EN_AUX:
+        return True
+    if re.match(r"^\s*est[- ]ce\s+(?:qu|[^\W\d_])", tail, re.IGNORECASE):  # "Est-ce que…", "Est-ce normal ?"
+        return True
+    return not _FR_WH.match(tail) and bool(_FR_INVERSION.search(tail)) and not _WH_ANYWHERE.search(tail)
 
 
 _ASKING = (r"(?:(?:for|in|on|at|to|from|by|with|since|until|pour|à|a|en|de|dans|sous|par|avec|depuis|jusqu\W?à)\s+)?"

@@ -141,6 +141,11 @@ def test_unrelated_question_is_not_found(answer) -> None:
     ("New hires open their invitation too late and it has already run out. Can we give them more time?", YESNO),
     ("Mon invitation a expiré hier. Puis-je en recevoir une autre ?", YESNO),  # a statement, then the question
     ("Je reçois un e-mail chaque mois. Est-ce normal ?", YESNO), ("Est-ce possible ?", YESNO),  # "est-ce" + no "que"
+    # a clause after a comma that asks nothing itself leaves the sentence to ask; one that asks keeps its own kind
+    ("Could I nest a message inside another one, like a threaded reply?", YESNO),
+    ("Peut-on récupérer, pour chaque mois, tous les dossiers traités ?", YESNO),
+    ("Can I still get it back, and for how long?", OTHER),
+    ("Une fois le fichier changé, que dois-je faire ?", OTHER),
 ])
 def test_question_kind(question: str, kind: str) -> None:
     assert question_kind(question) == kind
