@@ -906,8 +906,6 @@ _SAYS_WHAT_TO_DO = re.compile(  # after a sentence saying what is not done, or w
     r"in\s+(?:that|this|such\s+a)\s+case|if\s+so|dans\s+(?:ce|un\s+tel)\s+cas|le\s+cas\s+échéant|"
     r"si\s+c'est\s+le\s+cas)\b", re.IGNORECASE)
 _STEPS_BACK = 3  # at most this many units before a "Then…" sentence: a block and its lead-in
-_EXAMPLE_LEAD = re.compile(r"^(?:for\s+example|for\s+instance|e\.g\.|such\s+as|par\s+exemple|exemple|"
-                           r"comme\s+ceci|like\s+this)\s*:$", re.IGNORECASE)
 
 
 def _spans(chosen: list[int], candidates: list[_Candidate], kind: str,
@@ -969,7 +967,7 @@ def _with_what_follows(chosen: list[int], candidates: list[_Candidate],
                 and _SAYS_WHAT_TO_DO.match(following.text):
             order = after
         elif i == chosen[0] and c.unit.kind == "sentence" and following is not None and following.kind == "sentence" \
-                and _EXAMPLE_LEAD.match(following.text):
+                and _ANNOUNCING.fullmatch(following.text) and following.text != ":":
             # "…as a query string. For example:" then the addresses: the answer made concrete
             order = next((k for k in range(after + 1, len(c.siblings)) if c.siblings[k].kind in ("code", "list")
                           and c.siblings[k].lead == following.text), None)

@@ -16,9 +16,8 @@ frequencies), no word lists:
   passage fit (measured: passages about the name gain ~0.17, "Christmas" ~ "closed on December
   25"; on the sixteen blind sets' off-topic questions near-domain names gain up to 0.12:
   "Bitdefender", "SurrealDB", "Datadog", "SNCF"; no answerable question's name passes by this
-  test alone). Only
-  lines of `MIN_SPEAKING_WORDS` words or more speak: a two-word line of a list of platforms ("On
-  Fly.io") moves with any word taken out of the question ("Webex" pulls it by 0.12);
+  test alone). Only lines of `MIN_SPEAKING_WORDS` words or more speak: a two-word line of a list
+  of platforms ("On Fly.io") moves with any word taken out of the question ("Webex" pulls it by 0.12);
 - a name of known words the base never writes together: two or more capitalised words in a row
   ("Apple Watch", "France Travail") whose phrase no chunk's title, section or text holds, where
   the base says "Apple" and "watch" apart; then judged like a missing name (title-cased

@@ -141,7 +141,7 @@ def question_kind(question: str) -> str:
     tails = [clause]
     if not (_ASKS_ITSELF.match(clause) or _WH_ANYWHERE.search(clause) or _FR_WH.search(clause)
             or _FR_INVERSION.search(clause)):
-        tails.append(re.split(r"[.!:;]\s+(?=\w+[^.!:;]*\?\s*$)", text)[-1])
+        tails.append(asked_clause(text))
     for tail in tails:
         if _CHOICE.search(tail):  # "vaut-il mieux A ou B ?" is answered by A or B, not by "Oui"
             return OTHER
